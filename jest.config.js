@@ -1,0 +1,31 @@
+// Two projects: fast unit tests beside the code (src/**/*.spec.ts) and end-to-end tests over the
+// real AppModule against real PostgreSQL and Redis (test/e2e). The swagger plugin runs under
+// ts-jest too, so the OpenAPI document the tests see is the one the build produces.
+const tsJest = [
+  'ts-jest',
+  {
+    tsconfig: 'tsconfig.json',
+    astTransformers: { before: ['<rootDir>/test/utils/swagger-transformer.js'] },
+  },
+];
+module.exports = {
+  projects: [
+    {
+      displayName: 'unit',
+      testEnvironment: 'node',
+      rootDir: '.',
+      testMatch: ['<rootDir>/src/**/*.spec.ts'],
+      transform: { '^.+\\.ts$': tsJest },
+    },
+    {
+      displayName: 'e2e',
+      testEnvironment: 'node',
+      rootDir: '.',
+      testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
+      transform: { '^.+\\.ts$': tsJest },
+      globalSetup: '<rootDir>/test/utils/global-setup.ts',
+      globalTeardown: '<rootDir>/test/utils/global-teardown.ts',
+      testTimeout: 30000,
+    },
+  ],
+};

@@ -1,0 +1,49 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { LoggerModule } from 'nestjs-pino';
+import type { IncomingMessage } from 'node:http';
+import { AuditModule } from './audit/audit.module';
+import { AuthGuard } from './common/auth/auth.guard';
+import { ProblemFilter } from './common/errors/problem.filter';
+import { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { DatabaseModule } from './database/database.module';
+import { HealthModule } from './health/health.module';
+import { RedisModule } from './redis/redis.module';
+import { TenantsModule } from './tenants/tenants.module';
+import { UsersModule } from './users/users.module';
+
+@Module({})
+export class AppModule {
+  /** The whole service for one validated config; `main.ts`, the CLI and the tests all use it. */
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggerModule.forRoot({
+          pinoHttp: {
+            level: config.logLevel,
+            genReqId: (req: IncomingMessage) => req.id,
+            redact: [
+              'req.headers.authorization',
+              'req.headers["x-service-tenant-key"]',
+              'req.headers.cookie',
+            ],
+            autoLogging: { ignore: (req) => /^\/(health|metrics)/.test(req.url ?? '') },
+          },
+        }),
+        DatabaseModule,
+        RedisModule,
+        HealthModule,
+        AuditModule,
+        TenantsModule,
+        UsersModule,
+      ],
+      providers: [
+        { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_FILTER, useClass: ProblemFilter },
+      ],
+    };
+  }
+}

@@ -1,0 +1,62 @@
+import { INestApplication, ValidationPipe } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import helmet from 'helmet';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import { validationExceptionFactory } from './common/errors/validation';
+import { jsonBodyMiddlewares } from './common/http/json-body';
+import { requestIdMiddleware } from './common/http/request-id';
+import { httpMetricsMiddleware } from './common/metrics/http-metrics';
+import { AppConfig } from './config/app-config';
+
+/**
+ * Builds the HTTP application exactly as production runs it. `main.ts` and the end-to-end tests
+ * both call this, so the tests exercise the real pipes, filters, guards and middleware.
+ */
+export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+    bodyParser: false,
+    bufferLogs: true,
+  });
+  app.useLogger(app.get(Logger));
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use(requestIdMiddleware, httpMetricsMiddleware, helmet(), ...jsonBodyMiddlewares());
+  app.useGlobalPipes(
+    new ValidationPipe({
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      transform: true,
+      exceptionFactory: validationExceptionFactory,
+    }),
+  );
+  setupOpenApi(app, config);
+  app.enableShutdownHooks();
+  return app;
+}
+
+export function setupOpenApi(app: INestApplication, config: AppConfig): void {
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Referral and partner-program service')
+      .setDescription(
+        'Federation API (tenant back ends), Admin API (platform and tenant staff), Embed APIs ' +
+          '(widgets), operations. Errors are RFC 9457 problem documents (application/problem+json).',
+      )
+      .setVersion('1')
+      .addServer(config.publicBaseUrl)
+      .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Service-Tenant-Key' }, 'tenant-key')
+      .addBearerAuth(
+        { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN or a staff token stf_…' },
+        'admin',
+      )
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'docs/openapi.json',
+    yamlDocumentUrl: 'docs/openapi.yaml',
+  });
+}

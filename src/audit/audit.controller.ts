@@ -1,0 +1,23 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Admin, CurrentTenant } from '../common/auth/auth.decorators';
+import type { TenantEntity } from '../tenants/tenant.entity';
+import { AuditService } from './audit.service';
+import { AuditLogResponse } from './dto/audit-entry.response';
+import { ListAuditLogQueryDto } from './dto/list-audit-log.dto';
+
+@ApiTags('admin')
+@Controller('admin/v1/tenants/:slug/audit-log')
+export class AuditController {
+  constructor(private readonly audit: AuditService) {}
+
+  /** The tenant's audit log, newest first. */
+  @Get()
+  @Admin('viewer')
+  list(
+    @CurrentTenant() tenant: TenantEntity,
+    @Query() query: ListAuditLogQueryDto,
+  ): Promise<AuditLogResponse> {
+    return this.audit.list(tenant.id, query);
+  }
+}

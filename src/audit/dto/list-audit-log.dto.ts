@@ -1,0 +1,7 @@
+import { IsOptional, Matches } from 'class-validator';
+import { PageQueryDto } from '../../common/http/pagination';
+
+export class ListAuditLogQueryDto extends PageQueryDto {
+  /** Only entries of this action. @example "tenant_key.created" */
+  @IsOptional() @Matches(/^[a-z_]+\.[a-z_]+$/) action?: string;
+}

@@ -1,0 +1,84 @@
+// Operator commands, so a newcomer can start without curl:
+//   npm run cli -- tenant:create --slug acme --name "Acme" --origin https://acme.example
+// Prints the created tenant, with its first key, as JSON on stdout.
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { parseArgs } from 'node:util';
+import { AppModule } from './app.module';
+import { ConfigError, loadConfig } from './config/load-config';
+import { prepareDatabase } from './main';
+import { TenantsService } from './tenants/tenants.service';
+import { CreateTenantDto } from './tenants/dto/create-tenant.dto';
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { flattenValidationErrors } from './common/errors/validation';
+
+const USAGE = `Usage:
+  npm run cli -- tenant:create --slug <slug> --name <display name> --origin <https://origin> [--origin …]
+                               [--currency RUB] [--locale ru-RU|en] [--link-domain host …]`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command !== 'tenant:create') {
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      slug: { type: 'string' },
+      name: { type: 'string' },
+      origin: { type: 'string', multiple: true },
+      currency: { type: 'string' },
+      locale: { type: 'string' },
+      'link-domain': { type: 'string', multiple: true },
+    },
+    strict: true,
+  });
+  const dto = plainToInstance(CreateTenantDto, {
+    slug: values.slug,
+    display_name: values.name,
+    allowed_origins: values.origin ?? [],
+    currency: values.currency,
+    locale: values.locale,
+    link_domains: values['link-domain'],
+  });
+  const errors = flattenValidationErrors(validateSync(dto, { whitelist: true }));
+  if (errors.length) {
+    for (const e of errors) process.stderr.write(`--${e.field}: ${e.message}\n`);
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
+
+  const config = loadConfig(process.env, {
+    onGeneratedSecrets: (secrets, file) =>
+      process.stderr.write(
+        `Generated development secrets ${Object.keys(secrets).join(', ')} in ${file}\n`,
+      ),
+  });
+  await prepareDatabase(config, (message) => process.stderr.write(`${message}\n`));
+  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), {
+    logger: false,
+  });
+  try {
+    const created = await app.get(TenantsService).create(dto, { type: 'platform', name: 'cli' });
+    process.stdout.write(`${JSON.stringify(created, null, 2)}\n`);
+    return 0;
+  } finally {
+    await app.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const message =
+      error instanceof ConfigError || (error as { code?: string }).code
+        ? (error as Error).message
+        : error instanceof Error
+          ? (error.stack ?? error.message)
+          : String(error);
+    process.stderr.write(`${message}\n`);
+    process.exit(1);
+  },
+);

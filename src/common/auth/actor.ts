@@ -1,0 +1,22 @@
+import type { TenantEntity } from '../../tenants/tenant.entity';
+
+export const STAFF_ROLES = ['owner', 'manager', 'viewer'] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+
+/** Who is calling; written into the audit log as `{type, name}`. */
+export type Actor =
+  | { type: 'platform'; name: string }
+  | { type: 'staff'; id: string; name: string; role: StaffRole; tenantId: string }
+  | { type: 'tenant_key'; id: string; name: string; tenantId: string };
+
+export interface AuthenticatedRequest {
+  tenant?: TenantEntity;
+  actor?: Actor;
+}
+
+const RANK: Record<StaffRole, number> = { viewer: 1, manager: 2, owner: 3 };
+
+/** Whether a staff role may do what `required` allows (owner ⊃ manager ⊃ viewer). */
+export function roleAllows(role: StaffRole, required: StaffRole): boolean {
+  return RANK[role] >= RANK[required];
+}

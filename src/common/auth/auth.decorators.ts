@@ -1,0 +1,51 @@
+import {
+  applyDecorators,
+  createParamDecorator,
+  ExecutionContext,
+  SetMetadata,
+} from '@nestjs/common';
+import { ApiBearerAuth, ApiSecurity } from '@nestjs/swagger';
+import type { Request } from 'express';
+import type { AuthenticatedRequest, StaffRole } from './actor';
+
+export type AuthPolicy =
+  | { kind: 'public' }
+  | { kind: 'tenant-key' }
+  /** `platform`: the platform admin token only; a staff role: that role or higher, or platform. */
+  | { kind: 'admin'; role: StaffRole | 'platform' };
+
+export const AUTH_POLICY = 'auth:policy';
+
+/** No credential: health, metrics, docs. */
+export const Public = () => SetMetadata(AUTH_POLICY, { kind: 'public' } satisfies AuthPolicy);
+
+/** Federation API: `X-Service-Tenant-Key`; the key decides the tenant. */
+export const TenantKey = () =>
+  applyDecorators(
+    SetMetadata(AUTH_POLICY, { kind: 'tenant-key' } satisfies AuthPolicy),
+    ApiSecurity('tenant-key'),
+  );
+
+/**
+ * Admin API: the platform admin token, or a staff token of the tenant named by `:slug` whose role
+ * is at least `role`.
+ */
+export const Admin = (role: StaffRole | 'platform') =>
+  applyDecorators(
+    SetMetadata(AUTH_POLICY, { kind: 'admin', role } satisfies AuthPolicy),
+    ApiBearerAuth('admin'),
+  );
+
+/** The tenant the guard resolved for this request. */
+export const CurrentTenant = createParamDecorator((_: unknown, ctx: ExecutionContext) => {
+  const tenant = ctx.switchToHttp().getRequest<Request & AuthenticatedRequest>().tenant;
+  if (!tenant) throw new Error('CurrentTenant used on a route whose guard resolves no tenant');
+  return tenant;
+});
+
+/** The credential's owner, for the audit log. */
+export const CurrentActor = createParamDecorator((_: unknown, ctx: ExecutionContext) => {
+  const actor = ctx.switchToHttp().getRequest<Request & AuthenticatedRequest>().actor;
+  if (!actor) throw new Error('CurrentActor used on a route whose guard resolves no actor');
+  return actor;
+});

@@ -1,0 +1,60 @@
+import { HttpStatus } from '@nestjs/common';
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/**
+ * A refusal the contract names: a stable machine `code` (SPEC 1.1) and the status that goes with
+ * it. Features subclass it in their `*.errors.ts`; the problem filter is the only place that turns
+ * one into a response.
+ */
+export class DomainError extends Error {
+  constructor(
+    readonly status: HttpStatus,
+    readonly code: string,
+    readonly detail: string,
+    readonly errors?: FieldError[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(detail);
+    this.name = new.target.name;
+  }
+}
+
+export class ValidationFailedError extends DomainError {
+  constructor(errors: FieldError[], detail = 'The request is not valid.') {
+    super(HttpStatus.BAD_REQUEST, 'validation_failed', detail, errors);
+  }
+}
+
+export class NotFoundError extends DomainError {
+  constructor(code: string, detail: string) {
+    super(HttpStatus.NOT_FOUND, code, detail);
+  }
+}
+
+export class ConflictError extends DomainError {
+  constructor(detail: string, code = 'conflict') {
+    super(HttpStatus.CONFLICT, code, detail);
+  }
+}
+
+export class ForbiddenError extends DomainError {
+  constructor(detail = 'This credential may not do that.', code = 'forbidden') {
+    super(HttpStatus.FORBIDDEN, code, detail);
+  }
+}
+
+export class UnauthorizedError extends DomainError {
+  constructor(code: string, detail: string) {
+    super(HttpStatus.UNAUTHORIZED, code, detail);
+  }
+}
+
+export class UnprocessableError extends DomainError {
+  constructor(code: string, detail: string) {
+    super(HttpStatus.UNPROCESSABLE_ENTITY, code, detail);
+  }
+}

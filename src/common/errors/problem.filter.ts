@@ -1,0 +1,118 @@
+import {
+  ArgumentsHost,
+  Catch,
+  ExceptionFilter,
+  HttpException,
+  HttpStatus,
+  Logger,
+} from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { QueryFailedError } from 'typeorm';
+import { DomainError } from './domain-error';
+import { PROBLEM_CONTENT_TYPE, Problem, problem } from './problem';
+import { mapPgError } from './pg-errors';
+
+/**
+ * The one place errors become responses (ARCHITECTURE "one error path"): DomainErrors, Nest's HTTP
+ * exceptions, body-parser failures and PostgreSQL errors all leave as problem+json. Anything
+ * unexpected is logged with its stack and answered `500 internal_error`, nothing more.
+ */
+@Catch()
+export class ProblemFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ProblemFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    const req = ctx.getRequest<Request>();
+    const res = ctx.getResponse<Response>();
+    const body = this.toProblem(exception, req);
+    if (exception instanceof DomainError && exception.headers) {
+      for (const [name, value] of Object.entries(exception.headers)) res.setHeader(name, value);
+    }
+    if (res.headersSent) return;
+    res.status(body.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
+  }
+
+  private toProblem(exception: unknown, req: Request): Problem {
+    const requestId = req.id as string | undefined;
+    if (exception instanceof DomainError) {
+      return problem(
+        exception.status,
+        exception.code,
+        exception.detail,
+        requestId,
+        exception.errors,
+      );
+    }
+    const bodyParser = bodyParserProblem(exception);
+    if (bodyParser)
+      return problem(bodyParser.status, bodyParser.code, bodyParser.detail, requestId);
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      if (status === 404) {
+        return problem(404, 'not_found', `No route for ${req.method} ${req.path}.`, requestId);
+      }
+      if (status < 500) return problem(status, codeForStatus(status), exception.message, requestId);
+    }
+    if (exception instanceof QueryFailedError) {
+      const mapped = mapPgError(exception);
+      if (mapped) return problem(mapped.status, mapped.code, mapped.detail, requestId);
+    }
+    this.logger.error({ err: exception, requestId }, 'Unhandled error');
+    return problem(
+      HttpStatus.INTERNAL_SERVER_ERROR,
+      'internal_error',
+      'Something went wrong on our side.',
+      requestId,
+    );
+  }
+}
+
+function codeForStatus(status: number): string {
+  switch (status) {
+    case 400:
+      return 'validation_failed';
+    case 401:
+      return 'unauthorized';
+    case 403:
+      return 'forbidden';
+    case 405:
+      return 'method_not_allowed';
+    case 409:
+      return 'conflict';
+    case 413:
+      return 'payload_too_large';
+    case 415:
+      return 'unsupported_media_type';
+    case 429:
+      return 'rate_limited';
+    default:
+      return 'error';
+  }
+}
+
+/** body-parser signals its failures with `type` and `status` on the error. */
+function bodyParserProblem(
+  exception: unknown,
+): { status: number; code: string; detail: string } | undefined {
+  if (typeof exception !== 'object' || exception === null || !('type' in exception))
+    return undefined;
+  switch (exception.type) {
+    case 'entity.parse.failed':
+      return { status: 400, code: 'invalid_json', detail: 'The body is not valid JSON.' };
+    case 'entity.too.large':
+      return { status: 413, code: 'payload_too_large', detail: 'The body is larger than 64 KiB.' };
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return {
+        status: 415,
+        code: 'unsupported_media_type',
+        detail: 'The body encoding is not supported.',
+      };
+    case 'request.aborted':
+    case 'request.size.invalid':
+      return { status: 400, code: 'validation_failed', detail: 'The body could not be read.' };
+    default:
+      return undefined;
+  }
+}

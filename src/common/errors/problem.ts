@@ -1,0 +1,33 @@
+import { STATUS_CODES } from 'node:http';
+import { FieldError } from './domain-error';
+
+/** An RFC 9457 problem document as SPEC 1.1 shapes it. */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  code: string;
+  detail: string;
+  request_id?: string;
+  errors?: FieldError[];
+}
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+export function problem(
+  status: number,
+  code: string,
+  detail: string,
+  requestId?: string,
+  errors?: FieldError[],
+): Problem {
+  return {
+    type: 'about:blank',
+    title: STATUS_CODES[status] ?? 'Error',
+    status,
+    code,
+    detail,
+    ...(requestId ? { request_id: requestId } : {}),
+    ...(errors?.length ? { errors } : {}),
+  };
+}

@@ -1,0 +1,33 @@
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+
+export const MAX_PAGE_SIZE = 100;
+
+/** `page` and `page_size` as SPEC 1 bounds them; extend it for list queries with filters. */
+export class PageQueryDto {
+  /** 1-based page number. @example 1 */
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) page: number = 1;
+
+  /** Items per page, at most 100. @example 20 */
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(MAX_PAGE_SIZE) page_size: number = 20;
+}
+
+export class PaginationResponse {
+  /** @example 1 */ page: number;
+  /** @example 20 */ page_size: number;
+  /** @example 42 */ total: number;
+  /** @example 3 */ total_pages: number;
+}
+
+export function pagination(query: PageQueryDto, total: number): PaginationResponse {
+  return {
+    page: query.page,
+    page_size: query.page_size,
+    total,
+    total_pages: Math.ceil(total / query.page_size),
+  };
+}
+
+export function offsetOf(query: PageQueryDto): number {
+  return (query.page - 1) * query.page_size;
+}

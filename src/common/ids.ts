@@ -1,0 +1,34 @@
+import { randomBytes, createHash } from 'node:crypto';
+import { ulid } from 'ulid';
+
+/** Id prefixes of the seed (2.1) plus `mbr_` for the tenant-scoped surrogate (SPEC 1). */
+export const ID_PREFIX = {
+  serviceUser: 'usr',
+  member: 'mbr',
+  lead: 'lead',
+  offer: 'ofr',
+  conversion: 'cnv',
+  deeplink: 'dl',
+  bonus: 'bns',
+  event: 'evt',
+  org: 'org',
+  tenantKey: 'key',
+  staffToken: 'stt',
+  audit: 'aud',
+} as const;
+export type IdKind = keyof typeof ID_PREFIX;
+
+export function newId(kind: IdKind): string {
+  return `${ID_PREFIX[kind]}_${ulid()}`;
+}
+
+/** Secret prefixes of SPEC 2; 32 random bytes (256 bits) each. */
+export type SecretKind = 'tk' | 'stf' | 'whsec';
+export function newSecret(kind: SecretKind): string {
+  return `${kind}_${randomBytes(32).toString('base64url')}`;
+}
+
+/** Tenant keys and staff tokens are stored only as this hash. */
+export function sha256Hex(value: string): string {
+  return createHash('sha256').update(value, 'utf8').digest('hex');
+}

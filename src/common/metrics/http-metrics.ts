@@ -1,0 +1,34 @@
+import type { NextFunction, Request, Response } from 'express';
+import { Counter, Histogram } from 'prom-client';
+
+const requests = new Counter({
+  name: 'http_requests_total',
+  help: 'HTTP requests by method, route pattern and status code.',
+  labelNames: ['method', 'route', 'status_code'],
+});
+
+const duration = new Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'HTTP request latency by method, route pattern and status code.',
+  labelNames: ['method', 'route', 'status_code'],
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+});
+
+/**
+ * Counts every request under its route *pattern* (`/admin/v1/tenants/:slug`), never the raw path,
+ * so label cardinality stays bounded; requests that match no route count as `unmatched`.
+ */
+export function httpMetricsMiddleware(req: Request, res: Response, next: NextFunction): void {
+  const start = process.hrtime.bigint();
+  res.on('finish', () => {
+    const routePath = (req.route as { path?: string } | undefined)?.path;
+    const labels = {
+      method: req.method,
+      route: routePath ? `${req.baseUrl}${routePath}` : 'unmatched',
+      status_code: String(res.statusCode),
+    };
+    requests.inc(labels);
+    duration.observe(labels, Number(process.hrtime.bigint() - start) / 1e9);
+  });
+  next();
+}

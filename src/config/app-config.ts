@@ -1,0 +1,39 @@
+export type ProcessRole = 'api' | 'worker' | 'all';
+
+/**
+ * The validated, typed configuration. One instance per process, built by `loadConfig()` and
+ * injected by class (it is its own Nest token).
+ */
+export class AppConfig {
+  readonly nodeEnv!: string;
+  readonly isProduction!: boolean;
+  readonly port!: number;
+  readonly publicBaseUrl!: string;
+  readonly shortLinkBaseUrl!: string;
+  readonly databaseUrl!: string;
+  readonly redisUrl!: string;
+  readonly adminToken!: string;
+  readonly jwtSecret!: string;
+  readonly refSigningSecret!: string;
+  /** 32 bytes, the AES-256-GCM key for secrets that must be readable again (webhook secrets). */
+  readonly secretsEncryptionKey!: Buffer;
+  readonly processRole!: ProcessRole;
+  readonly migrationsRun!: boolean;
+  readonly webhook!: {
+    readonly retryDelaysMs: readonly number[];
+    readonly timeoutMs: number;
+    readonly allowPrivateTargets: boolean;
+    readonly caFile?: string;
+  };
+  readonly bonusApprovalSweepMs!: number;
+  readonly smtpUrl?: string;
+  readonly mailFrom!: string;
+  readonly rateLimits!: boolean;
+  readonly logLevel!: string;
+  readonly queuePrefix!: string;
+
+  constructor(values: AppConfig) {
+    Object.assign(this, values);
+    Object.freeze(this);
+  }
+}

@@ -1,0 +1,75 @@
+import { Transform } from 'class-transformer';
+import {
+  IsBooleanString,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+} from 'class-validator';
+
+const toInt = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : Number(value);
+
+/**
+ * The environment as the operator writes it (SPEC 7). Every variable is optional; defaults suit a
+ * local run. Secrets are checked for shape here and for presence in `load-config.ts`.
+ */
+export class EnvironmentVariables {
+  @IsOptional() @IsIn(['development', 'test', 'production']) NODE_ENV?: string;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535) PORT?: number;
+
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
+  PUBLIC_BASE_URL?: string;
+
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
+  SHORT_LINK_BASE_URL?: string;
+
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' })
+  DATABASE_URL?: string;
+
+  @IsOptional()
+  @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' })
+  REDIS_URL?: string;
+
+  @IsOptional() @IsString() @MinLength(24) ADMIN_TOKEN?: string;
+  @IsOptional() @IsString() @MinLength(32) JWT_SECRET?: string;
+  @IsOptional() @IsString() @MinLength(32) REF_SIGNING_SECRET?: string;
+
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9+/]{43}=$/, { message: 'must be 32 random bytes, base64-encoded' })
+  SECRETS_ENCRYPTION_KEY?: string;
+
+  @IsOptional() @IsIn(['api', 'worker', 'all']) PROCESS_ROLE?: string;
+  @IsOptional() @IsBooleanString() MIGRATIONS_RUN?: string;
+
+  @IsOptional()
+  @Matches(/^\d+(,\d+)*$/, { message: 'must be a comma-separated list of milliseconds' })
+  WEBHOOK_RETRY_DELAYS_MS?: string;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100) WEBHOOK_TIMEOUT_MS?: number;
+  @IsOptional() @IsBooleanString() WEBHOOK_ALLOW_PRIVATE_TARGETS?: string;
+  @IsOptional() @IsString() WEBHOOK_CA_FILE?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100) BONUS_APPROVAL_SWEEP_MS?: number;
+
+  @IsOptional()
+  @Matches(/^smtps?:\/\//, { message: 'must be an smtp:// or smtps:// URL' })
+  SMTP_URL?: string;
+
+  @IsOptional() @IsString() MAIL_FROM?: string;
+  @IsOptional() @IsIn(['on', 'off']) RATE_LIMITS?: string;
+  @IsOptional()
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL?: string;
+
+  /** Prefix of every Bull key in Redis; lets several deployments (or test runs) share one Redis. */
+  @IsOptional() @Matches(/^[A-Za-z0-9:_-]{1,64}$/) QUEUE_PREFIX?: string;
+}

@@ -1,0 +1,56 @@
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from './data-source';
+
+/** Any constant: the advisory lock that lets only one process migrate at a time. */
+const MIGRATION_LOCK = 7_310_442_019;
+
+/**
+ * Creates the database named in `databaseUrl` when the server does not have it yet. Several
+ * processes may start at once: losing the CREATE race (42P04) is fine.
+ */
+export async function ensureDatabase(databaseUrl: string): Promise<boolean> {
+  const url = new URL(databaseUrl);
+  const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
+  if (!name) throw new Error('DATABASE_URL names no database');
+  url.pathname = '/postgres';
+  const admin = new Client({ connectionString: url.toString() });
+  await admin.connect();
+  try {
+    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (rowCount) return false;
+    try {
+      await admin.query(`CREATE DATABASE ${quoteIdent(name)}`);
+    } catch (error) {
+      if ((error as { code?: string }).code !== '42P04') throw error;
+      return false;
+    }
+    return true;
+  } finally {
+    await admin.end();
+  }
+}
+
+/** Applies pending migrations under a session advisory lock, one process at a time. */
+export async function runMigrations(databaseUrl: string): Promise<string[]> {
+  const dataSource = new DataSource(dataSourceOptions(databaseUrl));
+  await dataSource.initialize();
+  const runner = dataSource.createQueryRunner();
+  try {
+    await runner.connect();
+    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      const applied = await dataSource.runMigrations({ transaction: 'each' });
+      return applied.map((m) => m.name);
+    } finally {
+      await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  } finally {
+    await runner.release();
+    await dataSource.destroy();
+  }
+}
+
+export function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}

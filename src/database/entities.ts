@@ -1,0 +1,16 @@
+import { AuditEntryEntity } from '../audit/audit-entry.entity';
+import { StaffTokenEntity } from '../tenants/staff-token.entity';
+import { TenantKeyEntity } from '../tenants/tenant-key.entity';
+import { TenantEntity } from '../tenants/tenant.entity';
+import { MemberEntity } from '../users/member.entity';
+import { ServiceUserEntity } from '../users/service-user.entity';
+
+/** Every entity, listed once: the app, the migration CLI and the tests load the same set. */
+export const ENTITIES = [
+  TenantEntity,
+  TenantKeyEntity,
+  StaffTokenEntity,
+  AuditEntryEntity,
+  ServiceUserEntity,
+  MemberEntity,
+];

@@ -1,0 +1,29 @@
+import { ProgramTierDto } from './program.dto';
+
+export class ProgramResponse {
+  /** @example 0 */ lead_bonus_kopecks: number;
+  tiers: ProgramTierDto[];
+  /** @example 336 */ grace_period_hours: number;
+}
+
+export class TenantResponse {
+  /** @example "org_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ org_id: string;
+  /** @example "acme" */ slug: string;
+  /** @example "Acme Shop" */ display_name: string;
+  /** @example ["https://acme.example"] */ allowed_origins: string[];
+  /** @example "RUB" */ currency: string;
+  /** @example "ru-RU" */ locale: string;
+  /** @example ["shop.acme.example"] */ link_domains: string[];
+  /** @example {"offer": "https://acme.example/offers/{id}"} */ link_templates: Record<
+    string,
+    string
+  >;
+  program: ProgramResponse;
+  /** @example "2026-11-21T09:30:00.000Z" */ created_at: string;
+  /** @example "2026-11-21T09:30:00.000Z" */ updated_at: string;
+}
+
+export class CreatedTenantResponse extends TenantResponse {
+  /** The first Federation API key. Shown only in this response. @example "tk_9sQm…" */
+  tenant_key: string;
+}

@@ -1,0 +1,21 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { Program } from './program';
+
+@Entity({ name: 'tenants' })
+export class TenantEntity {
+  /** `org_…`: the tenant is the organisation of the seed. */
+  @PrimaryColumn({ type: 'text' }) id: string;
+  @Column({ type: 'text', unique: true }) slug: string;
+  @Column({ type: 'text', name: 'display_name' }) displayName: string;
+  @Column({ type: 'text', array: true, name: 'allowed_origins', default: () => "'{}'" })
+  allowedOrigins: string[];
+  @Column({ type: 'char', length: 3, default: 'RUB' }) currency: string;
+  @Column({ type: 'text', default: 'ru-RU' }) locale: string;
+  @Column({ type: 'text', array: true, name: 'link_domains', default: () => "'{}'" })
+  linkDomains: string[];
+  @Column({ type: 'jsonb', name: 'link_templates', default: () => "'{}'" })
+  linkTemplates: Record<string, string>;
+  @Column({ type: 'jsonb' }) program: Program;
+  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' }) createdAt: Date;
+  @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' }) updatedAt: Date;
+}

@@ -1,0 +1,18 @@
+import type { TenantResponse } from './dto/tenant.response';
+import type { TenantEntity } from './tenant.entity';
+
+export function toTenantResponse(tenant: TenantEntity): TenantResponse {
+  return {
+    org_id: tenant.id,
+    slug: tenant.slug,
+    display_name: tenant.displayName,
+    allowed_origins: tenant.allowedOrigins,
+    currency: tenant.currency,
+    locale: tenant.locale,
+    link_domains: tenant.linkDomains,
+    link_templates: tenant.linkTemplates,
+    program: tenant.program,
+    created_at: tenant.createdAt.toISOString(),
+    updated_at: tenant.updatedAt.toISOString(),
+  };
+}

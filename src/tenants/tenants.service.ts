@@ -1,0 +1,112 @@
+import { Injectable } from '@nestjs/common';
+import type { Actor } from '../common/auth/actor';
+import type { AuthLookup } from '../common/auth/auth-lookup';
+import { isUniqueViolation } from '../common/errors/pg-errors';
+import { newId } from '../common/ids';
+import { TransactionHost } from '../database/transaction-host';
+import { AuditService } from '../audit/audit.service';
+import type { CreateTenantDto } from './dto/create-tenant.dto';
+import type { CreatedTenantResponse, TenantResponse } from './dto/tenant.response';
+import type { UpdateTenantDto } from './dto/update-tenant.dto';
+import { withProgramDefaults } from './program';
+import { StaffTokensRepository } from './staff-tokens.repository';
+import { TenantCredentialsService } from './tenant-credentials.service';
+import { SlugTakenError } from './tenant.errors';
+import { toTenantResponse } from './tenant.mapper';
+import type { TenantEntity } from './tenant.entity';
+import { TenantKeysRepository } from './tenant-keys.repository';
+import { TenantsRepository } from './tenants.repository';
+
+/** Tenants themselves; also the credential lookup the global auth guard uses. */
+@Injectable()
+export class TenantsService implements AuthLookup {
+  constructor(
+    private readonly tx: TransactionHost,
+    private readonly tenants: TenantsRepository,
+    private readonly keys: TenantKeysRepository,
+    private readonly staffTokens: StaffTokensRepository,
+    private readonly credentials: TenantCredentialsService,
+    private readonly audit: AuditService,
+  ) {}
+
+  /** Creates the tenant with its first key, in one transaction. */
+  async create(dto: CreateTenantDto, actor: Actor): Promise<CreatedTenantResponse> {
+    try {
+      return await this.tx.transaction(async () => {
+        const now = new Date();
+        const tenant: TenantEntity = {
+          id: newId('org'),
+          slug: dto.slug,
+          displayName: dto.display_name,
+          allowedOrigins: dto.allowed_origins,
+          currency: dto.currency ?? 'RUB',
+          locale: dto.locale ?? 'ru-RU',
+          linkDomains: dto.link_domains ?? [],
+          linkTemplates: dto.link_templates ?? {},
+          program: withProgramDefaults(dto.program),
+          createdAt: now,
+          updatedAt: now,
+        };
+        await this.tenants.insert(tenant);
+        await this.audit.record(
+          tenant.id,
+          actor,
+          'tenant.created',
+          { type: 'tenant', id: tenant.id },
+          {
+            slug: tenant.slug,
+          },
+        );
+        const key = await this.credentials.createKey(tenant.id, 'initial', actor);
+        return { ...toTenantResponse(tenant), tenant_key: key.tenant_key };
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new SlugTakenError(dto.slug);
+      throw error;
+    }
+  }
+
+  get(tenant: TenantEntity): TenantResponse {
+    return toTenantResponse(tenant);
+  }
+
+  update(tenant: TenantEntity, dto: UpdateTenantDto, actor: Actor): Promise<TenantResponse> {
+    return this.tx.transaction(async () => {
+      const current = (await this.tenants.lock(tenant.id))!;
+      if (dto.display_name !== undefined) current.displayName = dto.display_name;
+      if (dto.allowed_origins !== undefined) current.allowedOrigins = dto.allowed_origins;
+      if (dto.currency !== undefined) current.currency = dto.currency;
+      if (dto.locale !== undefined) current.locale = dto.locale;
+      if (dto.link_domains !== undefined) current.linkDomains = dto.link_domains;
+      if (dto.link_templates !== undefined) current.linkTemplates = dto.link_templates;
+      if (dto.program !== undefined) current.program = withProgramDefaults(dto.program);
+      current.updatedAt = new Date();
+      const saved = await this.tenants.save(current);
+      await this.audit.record(
+        tenant.id,
+        actor,
+        'tenant.updated',
+        { type: 'tenant', id: tenant.id },
+        {
+          fields: Object.keys(dto).sort(),
+        },
+      );
+      return toTenantResponse(saved);
+    });
+  }
+
+  // AuthLookup
+
+  tenantBySlug(slug: string): Promise<TenantEntity | null> {
+    return this.tenants.findBySlug(slug);
+  }
+
+  async tenantByKeyHash(keyHash: string) {
+    const found = await this.keys.findActiveByHash(keyHash);
+    return found && { tenant: found.tenant, keyId: found.key.id, keyName: found.key.name };
+  }
+
+  staffByTokenHash(tokenHash: string) {
+    return this.staffTokens.findActiveByHash(tokenHash);
+  }
+}

@@ -1,0 +1,36 @@
+import {
+  IsBoolean,
+  IsEmail,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  MaxLength,
+} from 'class-validator';
+
+export const SERVICE_USER_ID = /^usr_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+export class UpsertUserDto {
+  /** The tenant's own user id; the upsert key. @example "u-1001" */
+  @IsString() @Length(1, 128) external_id: string;
+
+  /** Social network id; links the same person across tenants. @example "id123456" */
+  @IsOptional() @IsString() @Length(1, 128) vk_id?: string;
+
+  /** @example "maria@example.com" */
+  @IsOptional() @IsEmail() @MaxLength(254) email?: string;
+
+  /** @example "Maria Ivanova" */
+  @IsOptional() @IsString() @Length(1, 200) full_name?: string;
+
+  /** Whether the tenant has verified `email`; only a verified email links people across tenants. @example true */
+  @IsOptional() @IsBoolean() email_verified?: boolean;
+
+  /**
+   * The service user id of the person who referred this user (extends the seed). Set once: a
+   * member's referrer never changes afterwards. @example "usr_01JD0Z6V2Y8K3M4N5P6Q7R8S9T"
+   */
+  @IsOptional()
+  @Matches(SERVICE_USER_ID, { message: 'must be a service user id (usr_…)' })
+  referrer_user_id?: string;
+}

@@ -1,0 +1,40 @@
+import { Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Actor } from '../common/auth/actor';
+import { Admin, CurrentActor, CurrentTenant } from '../common/auth/auth.decorators';
+import { ApiProblems } from '../common/errors/problem.response';
+import type { TenantEntity } from '../tenants/tenant.entity';
+import { MemberStatusResponse } from './dto/member-status.response';
+import { UsersService } from './users.service';
+
+@ApiTags('admin')
+@Controller('admin/v1/tenants/:slug/users/:user_id')
+export class MembersAdminController {
+  constructor(private readonly users: UsersService) {}
+
+  /** Deactivates a member: the cascade skips them from now on. `user_id` is the surrogate. */
+  @Post('deactivate')
+  @HttpCode(200)
+  @Admin('manager')
+  @ApiProblems(401, 403, [404, 'user_not_found'])
+  deactivate(
+    @CurrentTenant() tenant: TenantEntity,
+    @Param('user_id') userId: string,
+    @CurrentActor() actor: Actor,
+  ): Promise<MemberStatusResponse> {
+    return this.users.setActive(tenant.id, userId, false, actor);
+  }
+
+  /** Activates a deactivated member again. */
+  @Post('activate')
+  @HttpCode(200)
+  @Admin('manager')
+  @ApiProblems(401, 403, [404, 'user_not_found'])
+  activate(
+    @CurrentTenant() tenant: TenantEntity,
+    @Param('user_id') userId: string,
+    @CurrentActor() actor: Actor,
+  ): Promise<MemberStatusResponse> {
+    return this.users.setActive(tenant.id, userId, true, actor);
+  }
+}

@@ -1,0 +1,83 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '../database/transaction-host';
+import { MemberEntity } from './member.entity';
+
+/** Tenant members and the referral network; every method takes the tenant id first. */
+@Injectable()
+export class MembersRepository {
+  constructor(private readonly tx: TransactionHost) {}
+
+  private get repo() {
+    return this.tx.manager.getRepository(MemberEntity);
+  }
+
+  findById(tenantId: string, memberId: string): Promise<MemberEntity | null> {
+    return this.repo.findOneBy({ tenantId, id: memberId });
+  }
+
+  findByServiceUser(tenantId: string, serviceUserId: string): Promise<MemberEntity | null> {
+    return this.repo.findOneBy({ tenantId, serviceUserId });
+  }
+
+  findByExternalIdForUpdate(tenantId: string, externalId: string): Promise<MemberEntity | null> {
+    return this.repo.findOne({
+      where: { tenantId, externalId },
+      lock: { mode: 'pessimistic_write' },
+    });
+  }
+
+  /** Inserts unless the external id exists (a concurrent upsert won); `false` then. */
+  async insertIfAbsent(member: MemberEntity): Promise<boolean> {
+    const result = await this.repo
+      .createQueryBuilder()
+      .insert()
+      .values(member)
+      .orIgnore('ON CONSTRAINT uq_members_external_id')
+      .returning(['id'])
+      .execute();
+    return result.raw.length === 1;
+  }
+
+  async update(member: MemberEntity, changes: Partial<MemberEntity>): Promise<void> {
+    await this.repo.update({ tenantId: member.tenantId, id: member.id }, changes);
+  }
+
+  /**
+   * Hangs the tree rooted at `root` (a member with no referrer) under `referrer`: every member of
+   * that tree moves `referrer.depth + 1` levels down and takes the referrer's root. One statement
+   * through `ix_members_root`; the caller holds the tenant's tree lock.
+   */
+  async attachTree(root: MemberEntity, referrer: MemberEntity): Promise<void> {
+    await this.tx.manager.query(
+      `UPDATE members SET depth = depth + $3, root_member_id = $4, updated_at = now()
+        WHERE tenant_id = $1 AND root_member_id = $2`,
+      [root.tenantId, root.id, referrer.depth + 1, referrer.rootMemberId],
+    );
+    await this.repo.update(
+      { tenantId: root.tenantId, id: root.id },
+      { referrerMemberId: referrer.id },
+    );
+  }
+
+  /**
+   * Serialises changes to the shape of one tenant's referral network (until the transaction
+   * ends), so that a cycle check and the move it guards see the same tree, in every process.
+   */
+  async lockTree(tenantId: string): Promise<void> {
+    await this.tx.manager.query(`SELECT pg_advisory_xact_lock(hashtext('referral-tree:' || $1))`, [
+      tenantId,
+    ]);
+  }
+
+  async setActive(
+    tenantId: string,
+    memberId: string,
+    isActive: boolean,
+  ): Promise<MemberEntity | null> {
+    const result = await this.repo.update(
+      { tenantId, id: memberId },
+      { isActive, updatedAt: () => 'now()' },
+    );
+    return result.affected ? this.findById(tenantId, memberId) : null;
+  }
+}

@@ -1,0 +1,22 @@
+import { NotFoundError, UnprocessableError } from '../common/errors/domain-error';
+
+export class ReferrerNotFoundError extends NotFoundError {
+  constructor(serviceUserId: string) {
+    super(
+      'referrer_not_found',
+      `No member of this tenant has the service user id "${serviceUserId}".`,
+    );
+  }
+}
+
+export class ReferralCycleError extends UnprocessableError {
+  constructor() {
+    super('referral_cycle', 'The referrer is this user or someone in their downline.');
+  }
+}
+
+export class UserNotFoundError extends NotFoundError {
+  constructor(userId: string) {
+    super('user_not_found', `No user "${userId}" in this tenant.`);
+  }
+}

@@ -1,0 +1,33 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { CurrentTenant, TenantKey } from '../common/auth/auth.decorators';
+import { ApiProblems } from '../common/errors/problem.response';
+import type { TenantEntity } from '../tenants/tenant.entity';
+import { UpsertUserDto } from './dto/upsert-user.dto';
+import { UpsertUserResponse } from './dto/upsert-user.response';
+import { UsersService } from './users.service';
+
+@ApiTags('federation')
+@Controller('federation/v1/users')
+export class UsersController {
+  constructor(private readonly users: UsersService) {}
+
+  /**
+   * Creates or updates a user by the tenant's `external_id`, optionally naming their referrer.
+   */
+  @Post('upsert')
+  @HttpCode(200)
+  @TenantKey()
+  @ApiProblems(
+    400,
+    [401, 'invalid_tenant_key'],
+    [404, 'referrer_not_found'],
+    [422, 'referral_cycle'],
+  )
+  upsert(
+    @CurrentTenant() tenant: TenantEntity,
+    @Body() dto: UpsertUserDto,
+  ): Promise<UpsertUserResponse> {
+    return this.users.upsert(tenant.id, dto);
+  }
+}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
+import { MembersAdminController } from './members-admin.controller';
+import { MembersRepository } from './members.repository';
+import { ServiceUsersRepository } from './service-users.repository';
+import { UsersController } from './users.controller';
+import { UsersService } from './users.service';
+
+@Module({
+  imports: [AuditModule],
+  controllers: [UsersController, MembersAdminController],
+  providers: [MembersRepository, ServiceUsersRepository, UsersService],
+  exports: [UsersService, MembersRepository],
+})
+export class UsersModule {}

@@ -1,0 +1,180 @@
+import { Injectable } from '@nestjs/common';
+import type { Actor } from '../common/auth/actor';
+import { newId } from '../common/ids';
+import { TransactionHost } from '../database/transaction-host';
+import { AuditService } from '../audit/audit.service';
+import type { MemberStatusResponse } from './dto/member-status.response';
+import type { UpsertUserDto } from './dto/upsert-user.dto';
+import type { UpsertUserResponse } from './dto/upsert-user.response';
+import type { MemberEntity } from './member.entity';
+import { MembersRepository } from './members.repository';
+import type { ServiceUserEntity } from './service-user.entity';
+import { ServiceUsersRepository } from './service-users.repository';
+import { ReferralCycleError, ReferrerNotFoundError, UserNotFoundError } from './user.errors';
+
+type MemberFields = Pick<MemberEntity, 'email' | 'emailVerified' | 'vkId' | 'fullName'>;
+
+@Injectable()
+export class UsersService {
+  constructor(
+    private readonly tx: TransactionHost,
+    private readonly members: MembersRepository,
+    private readonly serviceUsers: ServiceUsersRepository,
+    private readonly audit: AuditService,
+  ) {}
+
+  /**
+   * The Federation upsert (seed 4.3, SPEC 3), keyed by (tenant, external_id), in one transaction.
+   * A referrer is set only while the member has none; setting one takes the tenant's tree lock so
+   * the cycle check and the move cannot interleave with another change to the network.
+   */
+  upsert(tenantId: string, dto: UpsertUserDto): Promise<UpsertUserResponse> {
+    return this.tx.transaction(async () => {
+      if (dto.referrer_user_id) await this.members.lockTree(tenantId);
+      const referrer = dto.referrer_user_id
+        ? await this.members.findByServiceUser(tenantId, dto.referrer_user_id)
+        : null;
+      if (dto.referrer_user_id && !referrer) throw new ReferrerNotFoundError(dto.referrer_user_id);
+
+      const existing = await this.members.findByExternalIdForUpdate(tenantId, dto.external_id);
+      if (existing) return this.updateMember(existing, dto, referrer);
+
+      const created = await this.createMember(tenantId, dto, referrer);
+      if (created) return created;
+      // A concurrent upsert of the same external_id committed first: update that one instead.
+      const winner = (await this.members.findByExternalIdForUpdate(tenantId, dto.external_id))!;
+      return this.updateMember(winner, dto, referrer);
+    });
+  }
+
+  private async createMember(
+    tenantId: string,
+    dto: UpsertUserDto,
+    referrer: MemberEntity | null,
+  ): Promise<UpsertUserResponse | null> {
+    const serviceUser = await this.serviceUserFor(tenantId, dto);
+    const id = newId('member');
+    const now = new Date();
+    const member: MemberEntity = {
+      tenantId,
+      id,
+      serviceUserId: serviceUser.id,
+      externalId: dto.external_id,
+      email: dto.email ?? null,
+      emailVerified: dto.email_verified ?? false,
+      vkId: dto.vk_id ?? null,
+      fullName: dto.full_name ?? null,
+      role: 'partner',
+      referrerMemberId: referrer?.id ?? null,
+      depth: referrer ? referrer.depth + 1 : 0,
+      rootMemberId: referrer ? referrer.rootMemberId : id,
+      isActive: true,
+      claimRequired: true,
+      createdAt: now,
+      updatedAt: now,
+    };
+    if (!(await this.members.insertIfAbsent(member))) return null;
+    return {
+      tenant_service_id: id,
+      service_user_id: serviceUser.id,
+      action: 'created',
+      referrer_user_id: referrer?.serviceUserId ?? null,
+    };
+  }
+
+  private async updateMember(
+    member: MemberEntity,
+    dto: UpsertUserDto,
+    referrer: MemberEntity | null,
+  ): Promise<UpsertUserResponse> {
+    const changes = changedFields(member, {
+      email: dto.email,
+      emailVerified: dto.email_verified,
+      vkId: dto.vk_id,
+      fullName: dto.full_name,
+    });
+    let referrerInForce = member.referrerMemberId
+      ? await this.members.findById(member.tenantId, member.referrerMemberId)
+      : null;
+
+    if (referrer && !member.referrerMemberId) {
+      // A member without a referrer is the root of its own tree: the referrer is in that tree
+      // exactly when the tree's root is this member.
+      if (referrer.id === member.id || referrer.rootMemberId === member.id) {
+        throw new ReferralCycleError();
+      }
+      await this.members.attachTree(member, referrer);
+      referrerInForce = referrer;
+    }
+
+    const fieldsChanged = Object.keys(changes).length > 0;
+    if (fieldsChanged) await this.members.update(member, { ...changes, updatedAt: new Date() });
+    const referrerChanged = referrerInForce?.id !== (member.referrerMemberId ?? undefined);
+    return {
+      tenant_service_id: member.id,
+      service_user_id: member.serviceUserId,
+      action: fieldsChanged || referrerChanged ? 'updated' : 'unchanged',
+      referrer_user_id: referrerInForce?.serviceUserId ?? null,
+    };
+  }
+
+  /**
+   * The service-wide person for a new member: the one with the same vk_id, else the one with the
+   * same verified email, unless that person is already a member of this tenant (then a new one,
+   * so a service user id names at most one member per tenant).
+   */
+  private async serviceUserFor(tenantId: string, dto: UpsertUserDto): Promise<ServiceUserEntity> {
+    const verifiedEmail = dto.email_verified && dto.email ? dto.email.toLowerCase() : null;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const byVk = dto.vk_id ? await this.serviceUsers.findByVkId(dto.vk_id) : null;
+      const byEmail =
+        !byVk && verifiedEmail ? await this.serviceUsers.findByVerifiedEmail(verifiedEmail) : null;
+      const match = byVk ?? byEmail;
+      if (match && !(await this.members.findByServiceUser(tenantId, match.id))) return match;
+
+      const fresh: ServiceUserEntity = {
+        id: newId('serviceUser'),
+        // A claim already held by someone (a member of this tenant) is not taken over.
+        vkId: match ? null : (dto.vk_id ?? null),
+        verifiedEmail: match ? null : verifiedEmail,
+        createdAt: new Date(),
+      };
+      if (await this.serviceUsers.insertIfUnclaimed(fresh)) return fresh;
+      // Another tenant claimed this vk_id or email a moment ago: look again and share it.
+    }
+    throw new Error('Could not settle the service user after 3 attempts');
+  }
+
+  async setActive(
+    tenantId: string,
+    memberId: string,
+    isActive: boolean,
+    actor: Actor,
+  ): Promise<MemberStatusResponse> {
+    return this.tx.transaction(async () => {
+      const member = await this.members.setActive(tenantId, memberId, isActive);
+      if (!member) throw new UserNotFoundError(memberId);
+      await this.audit.record(tenantId, actor, isActive ? 'user.activated' : 'user.deactivated', {
+        type: 'user',
+        id: memberId,
+      });
+      return {
+        user_id: member.id,
+        service_user_id: member.serviceUserId,
+        is_active: member.isActive,
+      };
+    });
+  }
+}
+
+/** The given fields whose value differs from the stored one; absent fields change nothing. */
+function changedFields(member: MemberEntity, input: Partial<MemberFields>): Partial<MemberFields> {
+  const changes: Partial<MemberFields> = {};
+  for (const key of Object.keys(input) as (keyof MemberFields)[]) {
+    const value = input[key];
+    if (value !== undefined && value !== null && value !== member[key]) {
+      Object.assign(changes, { [key]: value });
+    }
+  }
+  return changes;
+}

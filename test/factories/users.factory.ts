@@ -1,0 +1,48 @@
+import { randomBytes } from 'node:crypto';
+import type { TestApp } from '../utils/create-test-app';
+
+export interface UpsertedUser {
+  memberId: string;
+  serviceUserId: string;
+  externalId: string;
+  body: Record<string, unknown>;
+}
+
+/** Upserts a user through the Federation API with the tenant's key. */
+export async function upsertUser(
+  t: TestApp,
+  tenantKey: string,
+  body: Record<string, unknown> = {},
+): Promise<UpsertedUser> {
+  const externalId = (body.external_id as string) ?? `ext-${randomBytes(5).toString('hex')}`;
+  const res = await t
+    .http()
+    .post('/federation/v1/users/upsert')
+    .set('X-Service-Tenant-Key', tenantKey)
+    .send({ external_id: externalId, ...body });
+  if (res.status !== 200) throw new Error(`upsertUser: ${res.status} ${JSON.stringify(res.body)}`);
+  return {
+    memberId: res.body.tenant_service_id,
+    serviceUserId: res.body.service_user_id,
+    externalId,
+    body: res.body,
+  };
+}
+
+/** A referral chain of `length` members, each referred by the previous one; [root, …, deepest]. */
+export async function createChain(
+  t: TestApp,
+  tenantKey: string,
+  length: number,
+): Promise<UpsertedUser[]> {
+  const chain: UpsertedUser[] = [];
+  for (let i = 0; i < length; i++) {
+    chain.push(
+      await upsertUser(t, tenantKey, {
+        full_name: `Member ${i}`,
+        ...(i > 0 ? { referrer_user_id: chain[i - 1].serviceUserId } : {}),
+      }),
+    );
+  }
+  return chain;
+}

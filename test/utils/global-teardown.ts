@@ -1,0 +1,22 @@
+import { Client } from 'pg';
+import Redis from 'ioredis';
+import { quoteIdent } from '../../src/database/ensure-database';
+import { TEST_DATABASE_SERVER } from './test-env';
+
+export default async function globalTeardown(): Promise<void> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (url && !process.env.KEEP_TEST_DATABASE) {
+    const name = new URL(url).pathname.slice(1);
+    const admin = new Client({ connectionString: `${TEST_DATABASE_SERVER}/postgres` });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
+    await admin.end();
+  }
+  const prefix = process.env.TEST_QUEUE_PREFIX;
+  if (prefix) {
+    const redis = new Redis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
+    const keys = await redis.keys(`${prefix}:*`);
+    if (keys.length) await redis.del(...keys);
+    redis.disconnect();
+  }
+}
