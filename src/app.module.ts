@@ -2,7 +2,14 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import type { IncomingMessage } from 'node:http';
+import { BullModule } from '@nestjs/bull';
 import { AuditModule } from './audit/audit.module';
+import { BonusesModule, BonusesWorkerModule } from './bonuses/bonuses.module';
+import { ConversionsModule } from './conversions/conversions.module';
+import { EventsModule } from './events/events.module';
+import { IdempotencyModule } from './idempotency/idempotency.module';
+import { LeadsModule } from './leads/leads.module';
+import { OffersModule } from './offers/offers.module';
 import { AuthGuard } from './common/auth/auth.guard';
 import { ProblemFilter } from './common/errors/problem.filter';
 import { AppConfig } from './config/app-config';
@@ -35,10 +42,19 @@ export class AppModule {
         }),
         DatabaseModule,
         RedisModule,
+        BullModule.forRoot({ redis: config.redisUrl, prefix: config.queuePrefix }),
+        EventsModule,
+        IdempotencyModule,
         HealthModule,
         AuditModule,
         TenantsModule,
         UsersModule,
+        OffersModule,
+        LeadsModule,
+        BonusesModule,
+        ConversionsModule,
+        // Queue consumers run only where PROCESS_ROLE asks for a worker.
+        ...(config.processRole === 'api' ? [] : [BonusesWorkerModule]),
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

@@ -5,6 +5,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { parseArgs } from 'node:util';
 import { AppModule } from './app.module';
+import { AppConfig } from './config/app-config';
 import { ConfigError, loadConfig } from './config/load-config';
 import { prepareDatabase } from './main';
 import { TenantsService } from './tenants/tenants.service';
@@ -45,7 +46,7 @@ async function main(argv: string[]): Promise<number> {
   });
   const errors = flattenValidationErrors(validateSync(dto, { whitelist: true }));
   if (errors.length) {
-    for (const e of errors) process.stderr.write(`--${e.field}: ${e.message}\n`);
+    for (const e of errors) process.stderr.write(`${flagOf(e.field)}: ${e.message}\n`);
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
@@ -57,7 +58,9 @@ async function main(argv: string[]): Promise<number> {
       ),
   });
   await prepareDatabase(config, (message) => process.stderr.write(`${message}\n`));
-  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), {
+  // The CLI acts and leaves: it must not start queue consumers or schedule jobs like a worker.
+  const cliConfig = new AppConfig({ ...config, processRole: 'api' });
+  const app = await NestFactory.createApplicationContext(AppModule.forRoot(cliConfig), {
     logger: false,
   });
   try {
@@ -67,6 +70,20 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     await app.close();
   }
+}
+
+/** The command-line flag behind a DTO field, for error messages. */
+function flagOf(field: string): string {
+  const flags: Record<string, string> = {
+    slug: '--slug',
+    display_name: '--name',
+    allowed_origins: '--origin',
+    currency: '--currency',
+    locale: '--locale',
+    link_domains: '--link-domain',
+  };
+  const [head, ...rest] = field.split('.');
+  return [flags[head] ?? `--${head}`, ...rest].join('.');
 }
 
 main(process.argv.slice(2)).then(

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { insertable } from '../database/columns';
 import { TransactionHost } from '../database/transaction-host';
 import { AuditEntryEntity } from './audit-entry.entity';
 
@@ -12,7 +12,7 @@ export class AuditRepository {
   }
 
   async insert(entry: AuditEntryEntity): Promise<void> {
-    await this.repo.insert(entry as QueryDeepPartialEntity<AuditEntryEntity>);
+    await this.repo.insert(insertable(entry));
   }
 
   /** Newest first; ids are ULIDs, so `id` breaks ties within one millisecond in time order. */

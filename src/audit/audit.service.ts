@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Actor } from '../common/auth/actor';
-import { offsetOf, PageQueryDto, pagination } from '../common/http/pagination';
+import { offsetOf, PageQueryDto, pagination } from '../common/http/pagination.dto';
 import { newId } from '../common/ids';
 import { AuditRepository } from './audit.repository';
 import { AuditEntryResponse, AuditLogResponse } from './dto/audit-entry.response';

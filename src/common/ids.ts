@@ -1,5 +1,8 @@
 import { randomBytes, createHash } from 'node:crypto';
-import { ulid } from 'ulid';
+import { monotonicFactory } from 'ulid';
+
+/** Monotonic: ids made within one millisecond still sort in the order they were made. */
+const ulid = monotonicFactory();
 
 /** Id prefixes of the seed (2.1) plus `mbr_` for the tenant-scoped surrogate (SPEC 1). */
 export const ID_PREFIX = {

@@ -1,6 +1,5 @@
 import { Transform } from 'class-transformer';
 import {
-  IsBooleanString,
   IsIn,
   IsInt,
   IsOptional,
@@ -11,6 +10,9 @@ import {
   Min,
   MinLength,
 } from 'class-validator';
+
+/** Booleans are written `true` or `false`; anything else is refused rather than read as false. */
+const BOOLEAN = ['true', 'false'];
 
 const toInt = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : Number(value);
@@ -49,14 +51,14 @@ export class EnvironmentVariables {
   SECRETS_ENCRYPTION_KEY?: string;
 
   @IsOptional() @IsIn(['api', 'worker', 'all']) PROCESS_ROLE?: string;
-  @IsOptional() @IsBooleanString() MIGRATIONS_RUN?: string;
+  @IsOptional() @IsIn(BOOLEAN) MIGRATIONS_RUN?: string;
 
   @IsOptional()
   @Matches(/^\d+(,\d+)*$/, { message: 'must be a comma-separated list of milliseconds' })
   WEBHOOK_RETRY_DELAYS_MS?: string;
 
   @IsOptional() @Transform(toInt) @IsInt() @Min(100) WEBHOOK_TIMEOUT_MS?: number;
-  @IsOptional() @IsBooleanString() WEBHOOK_ALLOW_PRIVATE_TARGETS?: string;
+  @IsOptional() @IsIn(BOOLEAN) WEBHOOK_ALLOW_PRIVATE_TARGETS?: string;
   @IsOptional() @IsString() WEBHOOK_CA_FILE?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(100) BONUS_APPROVAL_SWEEP_MS?: number;
 

@@ -1,4 +1,5 @@
 import { ValueTransformer } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 
 /**
  * bigint columns (money in kopecks, counters) cross into TypeScript as `number`, guarded: a value
@@ -16,3 +17,11 @@ export const bigintToNumber: ValueTransformer = {
 
 /** timestamptz with milliseconds, the only time type the schema uses. */
 export const TIMESTAMPTZ = 'timestamptz' as const;
+
+/**
+ * An entity object as TypeORM's insert/values() wants it. TypeORM's deep-partial type rejects
+ * `Record<string, unknown>` (jsonb) and optional relations although the objects are complete.
+ */
+export function insertable<T>(entity: T): QueryDeepPartialEntity<T> {
+  return entity as QueryDeepPartialEntity<T>;
+}

@@ -22,7 +22,9 @@ export async function ensureDatabase(databaseUrl: string): Promise<boolean> {
     try {
       await admin.query(`CREATE DATABASE ${quoteIdent(name)}`);
     } catch (error) {
-      if ((error as { code?: string }).code !== '42P04') throw error;
+      // Another process created it first: 42P04, or 23505 when both got past the check at once.
+      const code = (error as { code?: string }).code;
+      if (code !== '42P04' && code !== '23505') throw error;
       return false;
     }
     return true;

@@ -1,4 +1,10 @@
 import { AuditEntryEntity } from '../audit/audit-entry.entity';
+import { BonusEntity } from '../bonuses/bonus.entity';
+import { ConversionEntity } from '../conversions/conversion.entity';
+import { EventEntity } from '../events/event.entity';
+import { IdempotencyKeyEntity } from '../idempotency/idempotency-key.entity';
+import { LeadEntity } from '../leads/lead.entity';
+import { OfferEntity } from '../offers/offer.entity';
 import { StaffTokenEntity } from '../tenants/staff-token.entity';
 import { TenantKeyEntity } from '../tenants/tenant-key.entity';
 import { TenantEntity } from '../tenants/tenant.entity';
@@ -13,4 +19,10 @@ export const ENTITIES = [
   AuditEntryEntity,
   ServiceUserEntity,
   MemberEntity,
+  OfferEntity,
+  LeadEntity,
+  ConversionEntity,
+  BonusEntity,
+  EventEntity,
+  IdempotencyKeyEntity,
 ];

@@ -11,10 +11,7 @@ import { Public } from '../common/auth/auth.decorators';
 import { DomainError } from '../common/errors/domain-error';
 import { ApiProblems } from '../common/errors/problem.response';
 import { REDIS } from '../redis/redis.module';
-
-export class LiveResponse {
-  /** @example "ok" */ status: string;
-}
+import { LiveResponse, ReadyResponse } from './dto/health.response';
 
 @ApiTags('operations')
 @Controller('health')
@@ -38,12 +35,12 @@ export class HealthController {
   @Public()
   @HealthCheck({ swaggerDocumentation: false })
   @ApiProblems([503, 'unavailable'])
-  async ready() {
+  async ready(): Promise<ReadyResponse> {
     try {
-      return await this.health.check([
+      return (await this.health.check([
         () => this.db.pingCheck('database', { timeout: 2000 }),
         () => this.pingRedis(),
-      ]);
+      ])) as unknown as ReadyResponse;
     } catch (error) {
       const down = Object.keys(
         (error as { response?: { error?: Record<string, unknown> } }).response?.error ?? {},

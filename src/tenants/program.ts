@@ -45,14 +45,18 @@ export function tierErrors(
   let percentSum = 0;
   tiers.forEach((tier, index) => {
     const at = `${field}.${index}`;
+    if (typeof tier !== 'object' || tier === null) {
+      errors.push({ field: at, message: 'must be an object' });
+      return;
+    }
     if (tier.tier !== tierName(index)) {
       errors.push({
         field: `${at}.tier`,
         message: `must be "${tierName(index)}" (tiers go in chain order)`,
       });
     }
-    const hasPercent = tier.percent_bp !== undefined;
-    const hasFixed = tier.fixed_kopecks !== undefined;
+    const hasPercent = tier.percent_bp !== undefined && tier.percent_bp !== null;
+    const hasFixed = tier.fixed_kopecks !== undefined && tier.fixed_kopecks !== null;
     if (hasPercent === hasFixed) {
       errors.push({ field: at, message: 'must have exactly one of percent_bp and fixed_kopecks' });
     }
@@ -76,7 +80,7 @@ export function withProgramDefaults(input?: ProgramInput): Program {
   return {
     lead_bonus_kopecks: input?.lead_bonus_kopecks ?? DEFAULT_PROGRAM.lead_bonus_kopecks,
     tiers: (input?.tiers ?? (DEFAULT_PROGRAM.tiers as ProgramInput['tiers'])!).map((t) =>
-      t.percent_bp !== undefined
+      t.percent_bp !== undefined && t.percent_bp !== null
         ? { tier: t.tier, percent_bp: t.percent_bp }
         : { tier: t.tier, fixed_kopecks: t.fixed_kopecks! },
     ),

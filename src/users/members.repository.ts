@@ -2,6 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '../database/transaction-host';
 import { MemberEntity } from './member.entity';
 
+export interface UplineMember {
+  id: string;
+  serviceUserId: string;
+  isActive: boolean;
+}
+
 /** Tenant members and the referral network; every method takes the tenant id first. */
 @Injectable()
 export class MembersRepository {
@@ -24,6 +30,26 @@ export class MembersRepository {
       where: { tenantId, externalId },
       lock: { mode: 'pessimistic_write' },
     });
+  }
+
+  /**
+   * Walks up from `memberId` through `referrer_member_id`, at most `count` members: each step is a
+   * primary-key probe, so the cost follows the number of tiers, not the depth of the network.
+   */
+  async upline(tenantId: string, memberId: string, count: number): Promise<UplineMember[]> {
+    const rows: { id: string; service_user_id: string; is_active: boolean }[] =
+      await this.tx.manager.query(
+        `WITH RECURSIVE chain AS (
+           SELECT id, service_user_id, is_active, referrer_member_id, 1 AS position
+             FROM members WHERE tenant_id = $1 AND id = $2
+           UNION ALL
+           SELECT m.id, m.service_user_id, m.is_active, m.referrer_member_id, chain.position + 1
+             FROM chain JOIN members m ON m.tenant_id = $1 AND m.id = chain.referrer_member_id
+            WHERE chain.position < $3)
+         SELECT id, service_user_id, is_active FROM chain ORDER BY position`,
+        [tenantId, memberId, count],
+      );
+    return rows.map((r) => ({ id: r.id, serviceUserId: r.service_user_id, isActive: r.is_active }));
   }
 
   /** Inserts unless the external id exists (a concurrent upsert won); `false` then. */

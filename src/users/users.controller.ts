@@ -5,6 +5,7 @@ import { ApiProblems } from '../common/errors/problem.response';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { UpsertUserDto } from './dto/upsert-user.dto';
 import { UpsertUserResponse } from './dto/upsert-user.response';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 import { UsersService } from './users.service';
 
 @ApiTags('federation')
@@ -18,6 +19,7 @@ export class UsersController {
   @Post('upsert')
   @HttpCode(200)
   @TenantKey()
+  @Idempotent()
   @ApiProblems(
     400,
     [401, 'invalid_tenant_key'],

@@ -7,7 +7,7 @@ import type { MemberStatusResponse } from './dto/member-status.response';
 import type { UpsertUserDto } from './dto/upsert-user.dto';
 import type { UpsertUserResponse } from './dto/upsert-user.response';
 import type { MemberEntity } from './member.entity';
-import { MembersRepository } from './members.repository';
+import { MembersRepository, type UplineMember } from './members.repository';
 import type { ServiceUserEntity } from './service-user.entity';
 import { ServiceUsersRepository } from './service-users.repository';
 import { ReferralCycleError, ReferrerNotFoundError, UserNotFoundError } from './user.errors';
@@ -143,6 +143,19 @@ export class UsersService {
       // Another tenant claimed this vk_id or email a moment ago: look again and share it.
     }
     throw new Error('Could not settle the service user after 3 attempts');
+  }
+
+  /** The tenant's member behind a service user id, or null. */
+  findByServiceUser(tenantId: string, serviceUserId: string): Promise<MemberEntity | null> {
+    return this.members.findByServiceUser(tenantId, serviceUserId);
+  }
+
+  /**
+   * The member and up to `count - 1` of its uplines, nearest first: one primary-key lookup per
+   * tier, whatever the depth of the network.
+   */
+  upline(tenantId: string, memberId: string, count: number): Promise<UplineMember[]> {
+    return this.members.upline(tenantId, memberId, count);
   }
 
   async setActive(

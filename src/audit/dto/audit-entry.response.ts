@@ -1,4 +1,5 @@
-import { PaginationResponse } from '../../common/http/pagination';
+import { ApiProperty } from '@nestjs/swagger';
+import { PaginationResponse } from '../../common/http/pagination.dto';
 
 export class AuditActorResponse {
   /** `platform`, `staff`, `tenant_key` or `system`. @example "staff" */
@@ -19,7 +20,7 @@ export class AuditEntryResponse {
   target_type: string;
   /** @example "key_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */
   target_id: string;
-  /** @example {"name": "ci"} */
+  @ApiProperty({ type: Object, additionalProperties: true, example: { name: 'ci' } })
   details: Record<string, unknown>;
 }
 

@@ -1,5 +1,5 @@
 import { IsOptional, Matches } from 'class-validator';
-import { PageQueryDto } from '../../common/http/pagination';
+import { PageQueryDto } from '../../common/http/pagination.dto';
 
 export class ListAuditLogQueryDto extends PageQueryDto {
   /** Only entries of this action. @example "tenant_key.created" */

@@ -14,6 +14,7 @@ export function mapPgError(
       return { status: 409, code: 'conflict', detail: 'The object already exists.' };
     case '23503':
       return { status: 404, code: 'not_found', detail: 'A referenced object does not exist.' };
+    case '23502':
     case '22P02':
     case '22003':
     case '23514':

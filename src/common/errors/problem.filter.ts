@@ -14,7 +14,7 @@ import { mapPgError } from './pg-errors';
 
 /**
  * The one place errors become responses (ARCHITECTURE "one error path"): DomainErrors, Nest's HTTP
- * exceptions, body-parser failures and PostgreSQL errors all leave as problem+json. Anything
+ * exceptions (body-parser failures arrive as DomainErrors, see json-body.ts) and PostgreSQL errors all leave as problem+json. Anything
  * unexpected is logged with its stack and answered `500 internal_error`, nothing more.
  */
 @Catch()
@@ -44,9 +44,6 @@ export class ProblemFilter implements ExceptionFilter {
         exception.errors,
       );
     }
-    const bodyParser = bodyParserProblem(exception);
-    if (bodyParser)
-      return problem(bodyParser.status, bodyParser.code, bodyParser.detail, requestId);
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       if (status === 404) {
@@ -88,31 +85,5 @@ function codeForStatus(status: number): string {
       return 'rate_limited';
     default:
       return 'error';
-  }
-}
-
-/** body-parser signals its failures with `type` and `status` on the error. */
-function bodyParserProblem(
-  exception: unknown,
-): { status: number; code: string; detail: string } | undefined {
-  if (typeof exception !== 'object' || exception === null || !('type' in exception))
-    return undefined;
-  switch (exception.type) {
-    case 'entity.parse.failed':
-      return { status: 400, code: 'invalid_json', detail: 'The body is not valid JSON.' };
-    case 'entity.too.large':
-      return { status: 413, code: 'payload_too_large', detail: 'The body is larger than 64 KiB.' };
-    case 'encoding.unsupported':
-    case 'charset.unsupported':
-      return {
-        status: 415,
-        code: 'unsupported_media_type',
-        detail: 'The body encoding is not supported.',
-      };
-    case 'request.aborted':
-    case 'request.size.invalid':
-      return { status: 400, code: 'validation_failed', detail: 'The body could not be read.' };
-    default:
-      return undefined;
   }
 }

@@ -1,4 +1,5 @@
+import { MoneyCore1795258187575 } from './1795258187575-MoneyCore';
 import { Init1795257744951 } from './1795257744951-Init';
 
 /** Every migration in order; listed so the app, CLI and tests need no file globbing. */
-export const MIGRATIONS = [Init1795257744951];
+export const MIGRATIONS = [Init1795257744951, MoneyCore1795258187575];

@@ -1,17 +1,21 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
   IsIn,
   IsObject,
-  IsOptional,
   IsString,
   Length,
   Matches,
+  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import { ProgramDto } from './program.dto';
 import { IsExactOrigin, IsHostName, IsLinkTemplates } from './tenant-validators';
+
+/** Optional, but `null` is validated (and refused) rather than taken as absent. */
+const Optional = () => ValidateIf((_object: object, value: unknown) => value !== undefined);
 
 export const TENANT_LOCALES = ['ru-RU', 'en'] as const;
 
@@ -29,21 +33,27 @@ export class CreateTenantDto {
   @IsArray() @ArrayMaxSize(50) @IsExactOrigin({ each: true }) allowed_origins: string[];
 
   /** ISO 4217 code of the tenant's main currency. @example "RUB" */
-  @IsOptional()
+  @Optional()
   @Matches(/^[A-Z]{3}$/, { message: 'must be an ISO 4217 code such as RUB' })
   currency?: string;
 
   /** Locale of human-readable strings. @example "ru-RU" */
-  @IsOptional() @IsIn(TENANT_LOCALES) locale?: string;
+  @Optional() @IsIn(TENANT_LOCALES) locale?: string;
 
   /** Extra hosts allowed as website link targets. @example ["shop.acme.example"] */
-  @IsOptional() @IsArray() @ArrayMaxSize(50) @IsHostName({ each: true }) link_domains?: string[];
+  @Optional() @IsArray() @ArrayMaxSize(50) @IsHostName({ each: true }) link_domains?: string[];
 
-  /**
-   * Where links of non-website target types lead; `{id}` is replaced by the target id.
-   * @example {"offer": "https://acme.example/offers/{id}"}
-   */
-  @IsOptional() @IsObject() @IsLinkTemplates() link_templates?: Record<string, string>;
+  /** Where links of non-website target types lead; `{id}` is replaced by the target id. */
+  @ApiProperty({
+    required: false,
+    type: Object,
+    additionalProperties: { type: 'string' },
+    example: { offer: 'https://acme.example/offers/{id}' },
+  })
+  @Optional()
+  @IsObject()
+  @IsLinkTemplates()
+  link_templates?: Record<string, string>;
 
-  @IsOptional() @ValidateNested() @Type(() => ProgramDto) program?: ProgramDto;
+  @Optional() @ValidateNested() @Type(() => ProgramDto) program?: ProgramDto;
 }

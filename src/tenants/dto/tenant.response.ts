@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { ProgramTierDto } from './program.dto';
 
 export class ProgramResponse {
@@ -14,10 +15,12 @@ export class TenantResponse {
   /** @example "RUB" */ currency: string;
   /** @example "ru-RU" */ locale: string;
   /** @example ["shop.acme.example"] */ link_domains: string[];
-  /** @example {"offer": "https://acme.example/offers/{id}"} */ link_templates: Record<
-    string,
-    string
-  >;
+  @ApiProperty({
+    type: Object,
+    additionalProperties: { type: 'string' },
+    example: { offer: 'https://acme.example/offers/{id}' },
+  })
+  link_templates: Record<string, string>;
   program: ProgramResponse;
   /** @example "2026-11-21T09:30:00.000Z" */ created_at: string;
   /** @example "2026-11-21T09:30:00.000Z" */ updated_at: string;

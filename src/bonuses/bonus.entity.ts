@@ -1,0 +1,56 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { bigintToNumber } from '../database/columns';
+import { TenantEntity } from '../tenants/tenant.entity';
+import { MemberEntity } from '../users/member.entity';
+
+export const BONUS_STATUSES = ['pending', 'approved', 'rejected', 'reversed'] as const;
+export type BonusStatus = (typeof BONUS_STATUSES)[number];
+export type BonusSourceType = 'lead' | 'conversion' | 'manual';
+
+@Entity({ name: 'bonuses' })
+@Index('ix_bonuses_member', ['tenantId', 'memberId', 'createdAt', 'id'])
+@Index('ix_bonuses_source', ['tenantId', 'sourceType', 'sourceId'])
+@Index('ix_bonuses_status', ['tenantId', 'status', 'createdAt', 'id'])
+/** The grace-period sweep's work list: only pending rows, in due order, across tenants. */
+@Index('ix_bonuses_due', { synchronize: false })
+export class BonusEntity {
+  @PrimaryColumn({ type: 'text', name: 'tenant_id' }) tenantId: string;
+  @PrimaryColumn({ type: 'text' }) id: string;
+  @Column({ type: 'text', name: 'member_id' }) memberId: string;
+  /** The seed's `user_id` of bonuses (`usr_…`), denormalised from the member (immutable). */
+  @Column({ type: 'text', name: 'service_user_id' }) serviceUserId: string;
+  @Column({ type: 'bigint', name: 'amount_kopecks', transformer: bigintToNumber })
+  amountKopecks: number;
+  @Column({ type: 'char', length: 3 }) currency: string;
+  @Column({ type: 'text', name: 'source_type' }) sourceType: BonusSourceType;
+  @Column({ type: 'text', name: 'source_id' }) sourceId: string;
+  /** `referrer`, `upline_N` for conversion bonuses; null for lead and manual bonuses. */
+  @Column({ type: 'text', nullable: true }) tier: string | null;
+  @Column({ type: 'text' }) status: BonusStatus;
+  @Column({ type: 'text', nullable: true }) reason: string | null;
+  /** When the grace period ends and the sweep approves it, if still pending. */
+  @Column({ type: 'timestamptz', name: 'due_at' }) dueAt: Date;
+  @Column({ type: 'timestamptz', name: 'approved_at', nullable: true }) approvedAt: Date | null;
+  @Column({ type: 'timestamptz', name: 'rejected_at', nullable: true }) rejectedAt: Date | null;
+  @Column({ type: 'timestamptz', name: 'reversed_at', nullable: true }) reversedAt: Date | null;
+  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' }) createdAt: Date;
+
+  @ManyToOne(() => TenantEntity)
+  @JoinColumn({ name: 'tenant_id', foreignKeyConstraintName: 'fk_bonuses_tenant' })
+  tenant?: TenantEntity;
+
+  @ManyToOne(() => MemberEntity)
+  @JoinColumn([
+    {
+      name: 'tenant_id',
+      referencedColumnName: 'tenantId',
+      foreignKeyConstraintName: 'fk_bonuses_member',
+    },
+    {
+      name: 'member_id',
+      referencedColumnName: 'id',
+      foreignKeyConstraintName: 'fk_bonuses_member',
+    },
+  ])
+  member?: MemberEntity;
+}

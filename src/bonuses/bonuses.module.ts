@@ -1,0 +1,24 @@
+import { BullModule } from '@nestjs/bull';
+import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
+import { UsersModule } from '../users/users.module';
+import { BonusSweepProcessor, BonusSweepScheduler } from './bonus-sweep.processor';
+import { BonusesAdminController } from './bonuses-admin.controller';
+import { BONUSES_QUEUE } from './bonuses.queue';
+import { BonusesRepository } from './bonuses.repository';
+import { BonusesService } from './bonuses.service';
+
+@Module({
+  imports: [AuditModule, UsersModule],
+  controllers: [BonusesAdminController],
+  providers: [BonusesRepository, BonusesService],
+  exports: [BonusesService],
+})
+export class BonusesModule {}
+
+/** Loaded by the worker role only: consumes the bonuses queue and keeps the sweep scheduled. */
+@Module({
+  imports: [BonusesModule, BullModule.registerQueue({ name: BONUSES_QUEUE })],
+  providers: [BonusSweepProcessor, BonusSweepScheduler],
+})
+export class BonusesWorkerModule {}

@@ -1,0 +1,142 @@
+import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
+import { TransactionHost } from '../database/transaction-host';
+import { BonusEntity, type BonusSourceType, type BonusStatus } from './bonus.entity';
+
+/**
+ * Every state change is one conditional UPDATE … RETURNING: the row's current status is part of
+ * the WHERE clause, so concurrent clicks, sweeps and reversals settle without explicit locks and
+ * each transition happens (and is reported to the caller) exactly once.
+ */
+@Injectable()
+export class BonusesRepository {
+  constructor(private readonly tx: TransactionHost) {}
+
+  private get repo() {
+    return this.tx.manager.getRepository(BonusEntity);
+  }
+
+  async insert(bonuses: BonusEntity[]): Promise<void> {
+    if (bonuses.length) await this.repo.insert(bonuses);
+  }
+
+  find(tenantId: string, bonusId: string): Promise<BonusEntity | null> {
+    return this.repo.findOneBy({ tenantId, id: bonusId });
+  }
+
+  listBySource(
+    tenantId: string,
+    sourceType: BonusSourceType,
+    sourceId: string,
+  ): Promise<BonusEntity[]> {
+    return this.repo.find({ where: { tenantId, sourceType, sourceId }, order: { id: 'ASC' } });
+  }
+
+  list(
+    tenantId: string,
+    filter: { status?: BonusStatus; serviceUserId?: string },
+    offset: number,
+    limit: number,
+  ): Promise<[BonusEntity[], number]> {
+    return this.repo.findAndCount({
+      where: {
+        tenantId,
+        ...(filter.status ? { status: filter.status } : {}),
+        ...(filter.serviceUserId ? { serviceUserId: filter.serviceUserId } : {}),
+      },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      skip: offset,
+      take: limit,
+    });
+  }
+
+  approve(tenantId: string, bonusId: string): Promise<BonusEntity | undefined> {
+    return this.transition(
+      `status = 'approved', approved_at = now()`,
+      `tenant_id = $1 AND id = $2 AND status = 'pending'`,
+      [tenantId, bonusId],
+    ).then((rows) => rows[0]);
+  }
+
+  reject(tenantId: string, bonusId: string, reason: string): Promise<BonusEntity | undefined> {
+    return this.transition(
+      `status = 'rejected', rejected_at = now(), reason = $3`,
+      `tenant_id = $1 AND id = $2 AND status = 'pending'`,
+      [tenantId, bonusId, reason],
+    ).then((rows) => rows[0]);
+  }
+
+  rejectPendingBySource(
+    tenantId: string,
+    sourceType: BonusSourceType,
+    sourceId: string,
+    reason: string,
+  ): Promise<BonusEntity[]> {
+    return this.transition(
+      `status = 'rejected', rejected_at = now(), reason = $4`,
+      `tenant_id = $1 AND source_type = $2 AND source_id = $3 AND status = 'pending'`,
+      [tenantId, sourceType, sourceId, reason],
+    );
+  }
+
+  reverseBySource(
+    tenantId: string,
+    sourceType: BonusSourceType,
+    sourceId: string,
+  ): Promise<BonusEntity[]> {
+    return this.transition(
+      `status = 'reversed', reversed_at = now()`,
+      `tenant_id = $1 AND source_type = $2 AND source_id = $3 AND status IN ('pending', 'approved')`,
+      [tenantId, sourceType, sourceId],
+    );
+  }
+
+  /**
+   * Approves up to `limit` pending bonuses whose grace period has passed, across tenants. SKIP
+   * LOCKED lets several sweeps share the work; the status condition makes each approval once.
+   */
+  async approveDue(limit: number): Promise<BonusEntity[]> {
+    const [rows]: [Record<string, unknown>[], number] = await this.tx.manager.query(
+      `WITH due AS (
+         SELECT tenant_id, id FROM bonuses
+          WHERE status = 'pending' AND due_at <= now()
+          ORDER BY due_at
+          LIMIT $1
+          FOR UPDATE SKIP LOCKED)
+       UPDATE bonuses b SET status = 'approved', approved_at = now()
+         FROM due
+        WHERE b.tenant_id = due.tenant_id AND b.id = due.id AND b.status = 'pending'
+       RETURNING b.*`,
+      [limit],
+    );
+    return rows.map((row) => this.fromRow(row));
+  }
+
+  /** Tenant-scoped lookup of several bonuses at once. */
+  findMany(tenantId: string, bonusIds: string[]): Promise<BonusEntity[]> {
+    return this.repo.findBy({ tenantId, id: In(bonusIds) });
+  }
+
+  private async transition(set: string, where: string, params: unknown[]): Promise<BonusEntity[]> {
+    // TypeORM answers an UPDATE with [rows, affected].
+    const [rows]: [Record<string, unknown>[], number] = await this.tx.manager.query(
+      `UPDATE bonuses SET ${set} WHERE ${where} RETURNING *`,
+      params,
+    );
+    return rows.map((row) => this.fromRow(row));
+  }
+
+  /** A raw RETURNING row as an entity, through TypeORM's own column mapping (bigint included). */
+  private fromRow(row: Record<string, unknown>): BonusEntity {
+    const metadata = this.repo.metadata;
+    const entity = this.repo.create();
+    for (const column of metadata.columns) {
+      if (!(column.databaseName in row)) continue;
+      let value = row[column.databaseName];
+      if (column.transformer && !Array.isArray(column.transformer))
+        value = column.transformer.from(value);
+      column.setEntityValue(entity, value);
+    }
+    return entity;
+  }
+}

@@ -1,0 +1,267 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { AuditService } from '../audit/audit.service';
+import type { Actor } from '../common/auth/actor';
+import { offsetOf, pagination } from '../common/http/pagination.dto';
+import { newId } from '../common/ids';
+import { TransactionHost } from '../database/transaction-host';
+import { EventsService } from '../events/events.service';
+import type { TenantEntity } from '../tenants/tenant.entity';
+import { UserNotFoundError } from '../users/user.errors';
+import { UsersService } from '../users/users.service';
+import type { BonusEntity, BonusSourceType } from './bonus.entity';
+import { BonusNotFoundError, BonusTransitionError } from './bonus.errors';
+import { BonusesRepository } from './bonuses.repository';
+import { SWEEP_BATCH_SIZE } from './bonuses.queue';
+import type { CreateManualBonusDto, ListBonusesQueryDto } from './dto/bonus-requests.dto';
+import type { BonusListResponse, BonusResponse } from './dto/bonus.response';
+
+const HOUR_MS = 60 * 60 * 1000;
+
+export interface NewBonus {
+  memberId: string;
+  serviceUserId: string;
+  amountKopecks: number;
+  currency: string;
+  sourceType: BonusSourceType;
+  sourceId: string;
+  tier: string | null;
+  gracePeriodHours: number;
+  /** A manual bonus's reason; rejections write theirs here too. */
+  reason?: string;
+}
+
+/**
+ * The bonus life of SPEC 3.2: pending → approved (staff or the grace sweep), pending → rejected
+ * (staff, or the lead rejected), pending|approved → reversed (conversion reversed). Every change is
+ * a conditional UPDATE in the caller's transaction with its event written beside it.
+ */
+@Injectable()
+export class BonusesService {
+  private readonly logger = new Logger(BonusesService.name);
+
+  constructor(
+    private readonly tx: TransactionHost,
+    private readonly bonuses: BonusesRepository,
+    private readonly events: EventsService,
+    private readonly users: UsersService,
+    private readonly audit: AuditService,
+  ) {}
+
+  /** Accrues pending bonuses and emits `bonus.pending` for each; joins the caller's transaction. */
+  async accrue(tenantId: string, items: NewBonus[]): Promise<BonusEntity[]> {
+    const now = new Date();
+    const rows: BonusEntity[] = items.map((item) => ({
+      tenantId,
+      id: newId('bonus'),
+      memberId: item.memberId,
+      serviceUserId: item.serviceUserId,
+      amountKopecks: item.amountKopecks,
+      currency: item.currency,
+      sourceType: item.sourceType,
+      sourceId: item.sourceId,
+      tier: item.tier,
+      status: 'pending',
+      reason: item.reason ?? null,
+      dueAt: new Date(now.getTime() + item.gracePeriodHours * HOUR_MS),
+      approvedAt: null,
+      rejectedAt: null,
+      reversedAt: null,
+      createdAt: now,
+    }));
+    await this.bonuses.insert(rows);
+    await this.events.emitMany(
+      tenantId,
+      rows.map((b) => ({
+        type: 'bonus.pending' as const,
+        payload: {
+          bonus_id: b.id,
+          user_id: b.serviceUserId,
+          amount_kopecks: b.amountKopecks,
+          currency: b.currency,
+          source_type: b.sourceType,
+          source_id: b.sourceId,
+        },
+      })),
+    );
+    return rows;
+  }
+
+  approve(tenantId: string, bonusId: string, actor: Actor): Promise<BonusResponse> {
+    return this.tx.transaction(async () => {
+      const bonus = await this.bonuses.approve(tenantId, bonusId);
+      if (!bonus) throw await this.transitionError(tenantId, bonusId, 'approved');
+      await this.emitApproved(tenantId, [bonus]);
+      await this.audit.record(tenantId, actor, 'bonus.approved', { type: 'bonus', id: bonus.id });
+      return toBonusResponse(bonus);
+    });
+  }
+
+  reject(tenantId: string, bonusId: string, reason: string, actor: Actor): Promise<BonusResponse> {
+    return this.tx.transaction(async () => {
+      const bonus = await this.bonuses.reject(tenantId, bonusId, reason);
+      if (!bonus) throw await this.transitionError(tenantId, bonusId, 'rejected');
+      await this.emitRejected(tenantId, [bonus]);
+      await this.audit.record(
+        tenantId,
+        actor,
+        'bonus.rejected',
+        { type: 'bonus', id: bonus.id },
+        {
+          reason,
+        },
+      );
+      return toBonusResponse(bonus);
+    });
+  }
+
+  /** A staff bonus or adjustment (SPEC 2): pending, `source_type` manual, sourced to the actor. */
+  createManual(
+    tenant: TenantEntity,
+    dto: CreateManualBonusDto,
+    actor: Actor,
+  ): Promise<BonusResponse> {
+    return this.tx.transaction(async () => {
+      const member = await this.users.findByServiceUser(tenant.id, dto.user_id);
+      if (!member) throw new UserNotFoundError(dto.user_id);
+      const [bonus] = await this.accrue(tenant.id, [
+        {
+          memberId: member.id,
+          serviceUserId: member.serviceUserId,
+          amountKopecks: dto.amount_kopecks,
+          currency: dto.currency,
+          sourceType: 'manual',
+          sourceId: 'id' in actor ? actor.id : actor.name,
+          tier: null,
+          gracePeriodHours: tenant.program.grace_period_hours,
+          reason: dto.reason,
+        },
+      ]);
+      await this.audit.record(
+        tenant.id,
+        actor,
+        'bonus.created',
+        { type: 'bonus', id: bonus.id },
+        {
+          user_id: dto.user_id,
+          amount_kopecks: dto.amount_kopecks,
+          currency: dto.currency,
+          reason: dto.reason,
+        },
+      );
+      return toBonusResponse(bonus);
+    });
+  }
+
+  /** A rejected lead takes its pending lead bonuses with it (SPEC 3); caller's transaction. */
+  async rejectPendingForLead(tenantId: string, leadId: string): Promise<BonusEntity[]> {
+    const rejected = await this.bonuses.rejectPendingBySource(
+      tenantId,
+      'lead',
+      leadId,
+      'lead_rejected',
+    );
+    await this.emitRejected(tenantId, rejected);
+    return rejected;
+  }
+
+  /** Writes off a conversion's pending and approved bonuses; caller's transaction. */
+  reverseForConversion(tenantId: string, conversionId: string): Promise<BonusEntity[]> {
+    return this.bonuses.reverseBySource(tenantId, 'conversion', conversionId);
+  }
+
+  bonusesOfSource(
+    tenantId: string,
+    sourceType: BonusSourceType,
+    sourceId: string,
+  ): Promise<BonusEntity[]> {
+    return this.bonuses.listBySource(tenantId, sourceType, sourceId);
+  }
+
+  /**
+   * The grace-period sweep: approves due bonuses in batches, one transaction per batch, until none
+   * is left. Safe to run in several workers at once.
+   */
+  async approveDue(batchSize = SWEEP_BATCH_SIZE): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const approved = await this.tx.transaction(async () => {
+        const batch = await this.bonuses.approveDue(batchSize);
+        const byTenant = new Map<string, BonusEntity[]>();
+        for (const b of batch) byTenant.set(b.tenantId, [...(byTenant.get(b.tenantId) ?? []), b]);
+        for (const [tenantId, bonuses] of byTenant) await this.emitApproved(tenantId, bonuses);
+        return batch.length;
+      });
+      total += approved;
+      if (approved < batchSize) break;
+    }
+    if (total) this.logger.log(`Grace sweep approved ${total} bonuses`);
+    return total;
+  }
+
+  async list(tenantId: string, query: ListBonusesQueryDto): Promise<BonusListResponse> {
+    const [rows, total] = await this.bonuses.list(
+      tenantId,
+      { status: query.status, serviceUserId: query.user_id },
+      offsetOf(query),
+      query.page_size,
+    );
+    return { items: rows.map(toBonusResponse), pagination: pagination(query, total) };
+  }
+
+  private async emitApproved(tenantId: string, bonuses: BonusEntity[]): Promise<void> {
+    await this.events.emitMany(
+      tenantId,
+      bonuses.map((b) => ({
+        type: 'bonus.approved' as const,
+        payload: {
+          bonus_id: b.id,
+          user_id: b.serviceUserId,
+          amount_kopecks: b.amountKopecks,
+          approved_at: b.approvedAt!.toISOString(),
+        },
+      })),
+    );
+  }
+
+  private async emitRejected(tenantId: string, bonuses: BonusEntity[]): Promise<void> {
+    await this.events.emitMany(
+      tenantId,
+      bonuses.map((b) => ({
+        type: 'bonus.rejected' as const,
+        payload: {
+          bonus_id: b.id,
+          user_id: b.serviceUserId,
+          amount_kopecks: b.amountKopecks,
+          rejected_at: b.rejectedAt!.toISOString(),
+          reason: b.reason!,
+        },
+      })),
+    );
+  }
+
+  private async transitionError(tenantId: string, bonusId: string, to: string) {
+    const current = await this.bonuses.find(tenantId, bonusId);
+    return current
+      ? new BonusTransitionError(bonusId, current.status, to)
+      : new BonusNotFoundError(bonusId);
+  }
+}
+
+export function toBonusResponse(b: BonusEntity): BonusResponse {
+  return {
+    bonus_id: b.id,
+    user_id: b.serviceUserId,
+    amount_kopecks: b.amountKopecks,
+    currency: b.currency,
+    source_type: b.sourceType,
+    source_id: b.sourceId,
+    status: b.status,
+    tier: b.tier,
+    approved_at: b.approvedAt?.toISOString() ?? null,
+    rejected_at: b.rejectedAt?.toISOString() ?? null,
+    reversed_at: b.reversedAt?.toISOString() ?? null,
+    reason: b.reason,
+    due_at: b.dueAt.toISOString(),
+    created_at: b.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,47 @@
+import {
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  Max,
+  Min,
+  NotEquals,
+} from 'class-validator';
+import { PageQueryDto } from '../../common/http/pagination.dto';
+import { SERVICE_USER_ID } from '../../users/dto/upsert-user.dto';
+import { BONUS_STATUSES, type BonusStatus } from '../bonus.entity';
+
+export class ListBonusesQueryDto extends PageQueryDto {
+  /** @example "pending" */
+  @IsOptional() @IsIn(BONUS_STATUSES) status?: BonusStatus;
+
+  /** Only this partner's bonuses. @example "usr_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */
+  @IsOptional()
+  @Matches(SERVICE_USER_ID, { message: 'must be a service user id (usr_…)' })
+  user_id?: string;
+}
+
+export class CreateManualBonusDto {
+  /** @example "usr_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */
+  @Matches(SERVICE_USER_ID, { message: 'must be a service user id (usr_…)' }) user_id: string;
+
+  /** Kopecks; negative for an adjustment, never 0. @example 50000 */
+  @IsInt()
+  @Min(-Number.MAX_SAFE_INTEGER)
+  @Max(Number.MAX_SAFE_INTEGER)
+  @NotEquals(0)
+  amount_kopecks: number;
+
+  /** @example "RUB" */
+  @Matches(/^[A-Z]{3}$/, { message: 'must be an ISO 4217 code such as RUB' }) currency: string;
+
+  /** @example "Bonus for the spring campaign" */
+  @IsString() @Length(1, 500) reason: string;
+}
+
+export class RejectBonusDto {
+  /** Told to the partner in the bonus.rejected event. @example "Order was cancelled" */
+  @IsString() @Length(1, 500) reason: string;
+}

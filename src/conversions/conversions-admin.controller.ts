@@ -1,0 +1,29 @@
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Actor } from '../common/auth/actor';
+import { Admin, CurrentActor, CurrentTenant } from '../common/auth/auth.decorators';
+import { ApiProblems } from '../common/errors/problem.response';
+import type { TenantEntity } from '../tenants/tenant.entity';
+import { ConversionsService } from './conversions.service';
+import { ReverseConversionDto } from './dto/conversion-requests.dto';
+import { ReversalResponse } from './dto/conversion.response';
+
+@ApiTags('admin')
+@Controller('admin/v1/tenants/:slug/conversions')
+export class ConversionsAdminController {
+  constructor(private readonly conversions: ConversionsService) {}
+
+  /** The staff equivalent of the federation reversal; recorded in the audit log. */
+  @Post(':conversion_id/reverse')
+  @HttpCode(200)
+  @Admin('manager')
+  @ApiProblems(400, 401, 403, [404, 'conversion_not_found'], [409, 'already_reversed'])
+  reverse(
+    @CurrentTenant() tenant: TenantEntity,
+    @Param('conversion_id') conversionId: string,
+    @Body() dto: ReverseConversionDto,
+    @CurrentActor() actor: Actor,
+  ): Promise<ReversalResponse> {
+    return this.conversions.reverse(tenant.id, conversionId, dto.reason, actor);
+  }
+}

@@ -1,0 +1,78 @@
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { CurrentTenant, TenantKey } from '../common/auth/auth.decorators';
+import { ApiProblems } from '../common/errors/problem.response';
+import { Idempotent } from '../idempotency/idempotent.decorator';
+import type { TenantEntity } from '../tenants/tenant.entity';
+import { ConversionsService } from './conversions.service';
+import {
+  PreviewConversionDto,
+  RegisterConversionDto,
+  ReverseConversionDto,
+} from './dto/conversion-requests.dto';
+import {
+  ConversionPreviewResponse,
+  ConversionResponse,
+  ReversalResponse,
+} from './dto/conversion.response';
+
+@ApiTags('federation')
+@Controller('federation/v1/conversions')
+@TenantKey()
+@Idempotent()
+export class ConversionsController {
+  constructor(private readonly conversions: ConversionsService) {}
+
+  /**
+   * Registers an order and pays bonuses to the referrer and uplines (pending). The same
+   * `external_order_id` again returns the first conversion; with other data, 409.
+   */
+  @Post('register')
+  @HttpCode(200)
+  @ApiProblems(
+    400,
+    [401, 'invalid_tenant_key'],
+    [404, 'lead_not_found'],
+    [409, 'external_order_id_conflict'],
+    [409, 'invalid_transition'],
+  )
+  register(
+    @CurrentTenant() tenant: TenantEntity,
+    @Body() dto: RegisterConversionDto,
+  ): Promise<ConversionResponse> {
+    return this.conversions.register(tenant, dto);
+  }
+
+  /** The bonuses `register` would create; writes nothing (extends the seed). */
+  @Post('preview')
+  @HttpCode(200)
+  @ApiProblems(
+    400,
+    [401, 'invalid_tenant_key'],
+    [404, 'lead_not_found'],
+    [409, 'invalid_transition'],
+  )
+  preview(
+    @CurrentTenant() tenant: TenantEntity,
+    @Body() dto: PreviewConversionDto,
+  ): Promise<ConversionPreviewResponse> {
+    return this.conversions.preview(tenant, dto);
+  }
+
+  /** Cancels a conversion (return or refund): its bonuses are written off (extends the seed). */
+  @Post(':conversion_id/reverse')
+  @HttpCode(200)
+  @ApiProblems(
+    400,
+    [401, 'invalid_tenant_key'],
+    [404, 'conversion_not_found'],
+    [409, 'already_reversed'],
+  )
+  reverse(
+    @CurrentTenant() tenant: TenantEntity,
+    @Param('conversion_id') conversionId: string,
+    @Body() dto: ReverseConversionDto,
+  ): Promise<ReversalResponse> {
+    return this.conversions.reverse(tenant.id, conversionId, dto.reason);
+  }
+}

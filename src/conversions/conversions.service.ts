@@ -1,0 +1,228 @@
+import { Injectable } from '@nestjs/common';
+import { AuditService } from '../audit/audit.service';
+import { BonusesService } from '../bonuses/bonuses.service';
+import type { BonusEntity } from '../bonuses/bonus.entity';
+import type { Actor } from '../common/auth/actor';
+import { newId } from '../common/ids';
+import { TransactionHost } from '../database/transaction-host';
+import { EventsService } from '../events/events.service';
+import type { LeadEntity } from '../leads/lead.entity';
+import { LeadsService } from '../leads/leads.service';
+import { OffersService } from '../offers/offers.service';
+import type { Program } from '../tenants/program';
+import type { TenantEntity } from '../tenants/tenant.entity';
+import { UsersService } from '../users/users.service';
+import { cascade, type CascadeShare, tierIndex } from './cascade';
+import type { ConversionEntity } from './conversion.entity';
+import {
+  AlreadyReversedError,
+  ConversionNotFoundError,
+  ExternalOrderIdConflictError,
+} from './conversion.errors';
+import { ConversionsRepository } from './conversions.repository';
+import type { PreviewConversionDto, RegisterConversionDto } from './dto/conversion-requests.dto';
+import type {
+  ConversionPreviewResponse,
+  ConversionResponse,
+  ReversalResponse,
+} from './dto/conversion.response';
+
+@Injectable()
+export class ConversionsService {
+  constructor(
+    private readonly tx: TransactionHost,
+    private readonly conversions: ConversionsRepository,
+    private readonly leads: LeadsService,
+    private readonly offers: OffersService,
+    private readonly users: UsersService,
+    private readonly bonuses: BonusesService,
+    private readonly events: EventsService,
+    private readonly audit: AuditService,
+  ) {}
+
+  /**
+   * Registers a conversion and pays the cascade (SPEC 3.1), in one transaction. The lead row lock
+   * serialises conversions of one lead, so the same order sent twice (or twenty times at once)
+   * finds the first one and answers with it; the unique (tenant, external_order_id) constraint
+   * settles the rarer race of one order sent for two leads.
+   */
+  register(tenant: TenantEntity, dto: RegisterConversionDto): Promise<ConversionResponse> {
+    return this.tx.transaction(async () => {
+      const lead = await this.leads.lockForConversion(tenant.id, dto.lead_id);
+      const existing = await this.conversions.findByExternalOrderId(
+        tenant.id,
+        dto.external_order_id,
+      );
+      if (existing) return this.replay(existing, dto);
+      this.leads.assertConvertible(lead);
+
+      const program = await this.offers.programFor(tenant, lead.offerId);
+      const shares = await this.shares(tenant.id, lead, program, dto.amount_kopecks);
+      const conversion: ConversionEntity = {
+        tenantId: tenant.id,
+        id: newId('conversion'),
+        leadId: lead.id,
+        amountKopecks: dto.amount_kopecks,
+        currency: dto.currency,
+        externalOrderId: dto.external_order_id,
+        status: 'registered',
+        reversedAt: null,
+        reverseReason: null,
+        createdAt: new Date(),
+      };
+      if (!(await this.conversions.insertIfNew(conversion))) {
+        const winner = await this.conversions.findByExternalOrderId(
+          tenant.id,
+          dto.external_order_id,
+        );
+        return this.replay(winner!, dto);
+      }
+      const bonuses = await this.bonuses.accrue(
+        tenant.id,
+        shares.map((share) => ({
+          memberId: share.memberId,
+          serviceUserId: share.serviceUserId,
+          amountKopecks: share.amountKopecks,
+          currency: dto.currency,
+          sourceType: 'conversion' as const,
+          sourceId: conversion.id,
+          tier: share.tier,
+          gracePeriodHours: program.grace_period_hours,
+        })),
+      );
+      await this.events.emit(tenant.id, 'conversion.cascaded', {
+        conversion_id: conversion.id,
+        lead_id: lead.id,
+        amount_kopecks: conversion.amountKopecks,
+        cascaded_bonuses: bonuses.map((b) => ({
+          user_id: b.serviceUserId,
+          amount_kopecks: b.amountKopecks,
+          tier: b.tier!,
+        })),
+      });
+      await this.leads.markConverted(lead);
+      return toConversionResponse(conversion, bonuses);
+    });
+  }
+
+  /** What `register` would pay, without writing or emitting anything. */
+  async preview(
+    tenant: TenantEntity,
+    dto: PreviewConversionDto,
+  ): Promise<ConversionPreviewResponse> {
+    const lead = await this.leads.getConvertible(tenant.id, dto.lead_id);
+    const program = await this.offers.programFor(tenant, lead.offerId);
+    const shares = await this.shares(tenant.id, lead, program, dto.amount_kopecks);
+    return {
+      lead_id: lead.id,
+      amount_kopecks: dto.amount_kopecks,
+      currency: dto.currency,
+      cascaded_bonuses: shares.map((s) => ({
+        user_id: s.serviceUserId,
+        amount_kopecks: s.amountKopecks,
+        tier: s.tier,
+      })),
+    };
+  }
+
+  /**
+   * Cancels a conversion once: its pending and approved bonuses become `reversed` and
+   * `conversion.reversed` lists them as `written_off`. `actor` is given for staff requests.
+   */
+  reverse(
+    tenantId: string,
+    conversionId: string,
+    reason: string,
+    actor?: Actor,
+  ): Promise<ReversalResponse> {
+    return this.tx.transaction(async () => {
+      const conversion = await this.conversions.reverse(tenantId, conversionId, reason);
+      if (!conversion) {
+        if (await this.conversions.find(tenantId, conversionId))
+          throw new AlreadyReversedError(conversionId);
+        throw new ConversionNotFoundError(conversionId);
+      }
+      const writtenOff = (await this.bonuses.reverseForConversion(tenantId, conversionId)).map(
+        (b) => ({
+          bonus_id: b.id,
+          user_id: b.serviceUserId,
+          amount_kopecks: b.amountKopecks,
+        }),
+      );
+      const reversedAt = conversion.reversedAt!.toISOString();
+      await this.events.emit(tenantId, 'conversion.reversed', {
+        conversion_id: conversionId,
+        reversed_at: reversedAt,
+        reason,
+        written_off: writtenOff,
+      });
+      if (actor) {
+        await this.audit.record(
+          tenantId,
+          actor,
+          'conversion.reversed',
+          {
+            type: 'conversion',
+            id: conversionId,
+          },
+          { reason },
+        );
+      }
+      return {
+        conversion_id: conversionId,
+        status: 'reversed',
+        reversed_at: reversedAt,
+        reason,
+        written_off: writtenOff,
+      };
+    });
+  }
+
+  /** The cascade for the lead's chain, read one tier at a time up from the referrer. */
+  private async shares(
+    tenantId: string,
+    lead: LeadEntity,
+    program: Program,
+    amountKopecks: number,
+  ): Promise<CascadeShare[]> {
+    const chain = await this.users.upline(tenantId, lead.referrerMemberId, program.tiers.length);
+    return cascade(amountKopecks, program.tiers, chain);
+  }
+
+  /** The same order again: the first conversion if it matches, else 409. */
+  private async replay(
+    existing: ConversionEntity,
+    dto: RegisterConversionDto,
+  ): Promise<ConversionResponse> {
+    if (
+      existing.leadId !== dto.lead_id ||
+      existing.amountKopecks !== dto.amount_kopecks ||
+      existing.currency !== dto.currency
+    ) {
+      throw new ExternalOrderIdConflictError(dto.external_order_id);
+    }
+    const bonuses = await this.bonuses.bonusesOfSource(
+      existing.tenantId,
+      'conversion',
+      existing.id,
+    );
+    return toConversionResponse(existing, bonuses);
+  }
+}
+
+function toConversionResponse(
+  conversion: ConversionEntity,
+  bonuses: BonusEntity[],
+): ConversionResponse {
+  return {
+    conversion_id: conversion.id,
+    cascaded_bonuses: [...bonuses]
+      .sort((a, b) => tierIndex(a.tier!) - tierIndex(b.tier!))
+      .map((b) => ({
+        user_id: b.serviceUserId,
+        amount_kopecks: b.amountKopecks,
+        tier: b.tier!,
+        bonus_id: b.id,
+      })),
+  };
+}

@@ -1,0 +1,35 @@
+export class CascadedBonusResponse {
+  /** @example "usr_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ user_id: string;
+  /** @example 125000 */ amount_kopecks: number;
+  /** `referrer`, `upline_1`, … @example "referrer" */ tier: string;
+}
+
+export class RegisteredBonusResponse extends CascadedBonusResponse {
+  /** @example "bns_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ bonus_id: string;
+}
+
+export class ConversionResponse {
+  /** @example "cnv_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ conversion_id: string;
+  cascaded_bonuses: RegisteredBonusResponse[];
+}
+
+export class ConversionPreviewResponse {
+  /** @example "lead_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ lead_id: string;
+  /** @example 1250000 */ amount_kopecks: number;
+  /** @example "RUB" */ currency: string;
+  cascaded_bonuses: CascadedBonusResponse[];
+}
+
+export class WrittenOffBonusResponse {
+  /** @example "bns_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ bonus_id: string;
+  /** @example "usr_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ user_id: string;
+  /** @example 125000 */ amount_kopecks: number;
+}
+
+export class ReversalResponse {
+  /** @example "cnv_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ conversion_id: string;
+  /** @example "reversed" */ status: string;
+  /** @example "2026-11-22T09:30:00.000Z" */ reversed_at: string;
+  /** @example "refund" */ reason: string;
+  written_off: WrittenOffBonusResponse[];
+}

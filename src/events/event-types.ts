@@ -1,0 +1,64 @@
+/**
+ * The seed's six events (section 6) and their payloads, with SPEC's extensions (`source` on
+ * lead.created, `written_off` on conversion.reversed). These types are the contract receivers see.
+ */
+export interface EventPayloads {
+  'lead.created': {
+    lead_id: string;
+    referrer_user_id: string;
+    contact: { name: string; email: string | null };
+    offer_id: string | null;
+    metadata: Record<string, unknown>;
+    source: string;
+  };
+  'bonus.pending': {
+    bonus_id: string;
+    user_id: string;
+    amount_kopecks: number;
+    currency: string;
+    source_type: string;
+    source_id: string;
+  };
+  'bonus.approved': {
+    bonus_id: string;
+    user_id: string;
+    amount_kopecks: number;
+    approved_at: string;
+  };
+  'bonus.rejected': {
+    bonus_id: string;
+    user_id: string;
+    amount_kopecks: number;
+    rejected_at: string;
+    reason: string;
+  };
+  'conversion.cascaded': {
+    conversion_id: string;
+    lead_id: string;
+    amount_kopecks: number;
+    cascaded_bonuses: { user_id: string; amount_kopecks: number; tier: string }[];
+  };
+  'conversion.reversed': {
+    conversion_id: string;
+    reversed_at: string;
+    reason: string;
+    written_off: { bonus_id: string; user_id: string; amount_kopecks: number }[];
+  };
+}
+
+export type EventType = keyof EventPayloads;
+export const EVENT_TYPES = [
+  'lead.created',
+  'bonus.pending',
+  'bonus.approved',
+  'bonus.rejected',
+  'conversion.cascaded',
+  'conversion.reversed',
+] as const satisfies readonly EventType[];
+
+export interface EventEnvelope<T extends EventType = EventType> {
+  event_type: T;
+  event_id: string;
+  occurred_at: string;
+  payload: EventPayloads[T];
+}

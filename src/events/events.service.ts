@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { newId } from '../common/ids';
+import { TransactionHost } from '../database/transaction-host';
+import type { EventEntity } from './event.entity';
+import type { EventEnvelope, EventPayloads, EventType } from './event-types';
+import { EventsRepository } from './events.repository';
+
+/**
+ * Writes domain events to the outbox. Must be called inside the transaction of the change that
+ * causes the event, so no committed change loses its event and no rolled-back one emits one.
+ */
+@Injectable()
+export class EventsService {
+  constructor(
+    private readonly tx: TransactionHost,
+    private readonly events: EventsRepository,
+  ) {}
+
+  async emit<T extends EventType>(
+    tenantId: string,
+    type: T,
+    payload: EventPayloads[T],
+  ): Promise<EventEnvelope<T>> {
+    const [envelope] = await this.emitMany(tenantId, [{ type, payload }]);
+    return envelope as EventEnvelope<T>;
+  }
+
+  async emitMany(
+    tenantId: string,
+    events: { type: EventType; payload: EventPayloads[EventType] }[],
+  ): Promise<EventEnvelope[]> {
+    if (!this.tx.inTransaction) throw new Error('Events must be emitted inside a transaction');
+    const occurredAt = new Date();
+    const envelopes = events.map(({ type, payload }): EventEnvelope => ({
+      event_type: type,
+      event_id: newId('event'),
+      occurred_at: occurredAt.toISOString(),
+      payload,
+    }));
+    const rows: EventEntity[] = envelopes.map((envelope) => ({
+      tenantId,
+      id: envelope.event_id,
+      eventType: envelope.event_type,
+      occurredAt,
+      body: JSON.stringify(envelope),
+    }));
+    await this.events.insert(rows);
+    return envelopes;
+  }
+
+  /** The stored envelopes of a tenant, oldest first (operations and tests). */
+  async list(tenantId: string, eventType?: EventType): Promise<EventEnvelope[]> {
+    const rows = await this.events.list(tenantId, { eventType });
+    return rows.map((row) => JSON.parse(row.body) as EventEnvelope);
+  }
+}

@@ -1,0 +1,80 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  IsEmail,
+  IsObject,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  MaxLength,
+  registerDecorator,
+  ValidateIf,
+  ValidateNested,
+  ValidationOptions,
+} from 'class-validator';
+import { SERVICE_USER_ID } from '../../users/dto/upsert-user.dto';
+
+export const METADATA_MAX_KEYS = 50;
+export const METADATA_MAX_BYTES = 4096;
+
+/** SPEC 1: a JSON object of at most 50 top-level keys and 4 KiB serialised. */
+export function IsLeadMetadata(options?: ValidationOptions) {
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isLeadMetadata',
+      target: object.constructor,
+      propertyName,
+      options,
+      validator: {
+        validate: (value: unknown) =>
+          typeof value === 'object' &&
+          value !== null &&
+          !Array.isArray(value) &&
+          Object.keys(value).length <= METADATA_MAX_KEYS &&
+          Buffer.byteLength(JSON.stringify(value)) <= METADATA_MAX_BYTES,
+        defaultMessage: () =>
+          `must be an object of at most ${METADATA_MAX_KEYS} keys and ${METADATA_MAX_BYTES} bytes`,
+      },
+    });
+}
+
+export class LeadContactDto {
+  /** @example "Ivan Petrov" */
+  @IsString() @Length(1, 200) name: string;
+
+  /** Required unless `phone` is given. @example "ivan@example.com" */
+  @ValidateIf((o: LeadContactDto) => o.email !== undefined || o.phone === undefined)
+  @IsEmail({}, { message: 'must be an email (email or phone is required)' })
+  @MaxLength(254)
+  email?: string;
+
+  /** Required unless `email` is given. @example "+79001234567" */
+  @ValidateIf((o: LeadContactDto) => o.phone !== undefined || o.email === undefined)
+  @Matches(/^\+?[0-9 ()-]{5,32}$/, {
+    message: 'must be a phone number (email or phone is required)',
+  })
+  phone?: string;
+}
+
+export class CreateLeadDto {
+  /** The referring partner's service user id. @example "usr_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */
+  @Matches(SERVICE_USER_ID, { message: 'must be a service user id (usr_…)' })
+  referrer_user_id: string;
+
+  @ValidateNested() @Type(() => LeadContactDto) @IsObject() contact: LeadContactDto;
+
+  /** @example "ofr_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */
+  @IsOptional() @IsString() @Length(1, 64) offer_id?: string;
+
+  /** Free-form key/value data, returned in lead.created. */
+  @ApiProperty({
+    required: false,
+    type: Object,
+    additionalProperties: true,
+    example: { utm_source: 'newsletter' },
+  })
+  @IsOptional()
+  @IsLeadMetadata()
+  metadata?: Record<string, unknown>;
+}

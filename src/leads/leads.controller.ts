@@ -1,0 +1,52 @@
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { CurrentTenant, TenantKey } from '../common/auth/auth.decorators';
+import { ApiProblems } from '../common/errors/problem.response';
+import { Idempotent } from '../idempotency/idempotent.decorator';
+import type { TenantEntity } from '../tenants/tenant.entity';
+import { CreateLeadDto } from './dto/create-lead.dto';
+import { ChangeLeadStatusDto } from './dto/lead-status.dto';
+import { LeadCreatedResponse, LeadResponse } from './dto/lead.response';
+import { LeadsService } from './leads.service';
+
+@ApiTags('federation')
+@Controller('federation/v1/leads')
+@TenantKey()
+@Idempotent()
+export class LeadsController {
+  constructor(private readonly leads: LeadsService) {}
+
+  /** Registers a lead for a referrer; emits lead.created (and bonus.pending with a lead bonus). */
+  @Post()
+  @HttpCode(200)
+  @ApiProblems(
+    400,
+    [401, 'invalid_tenant_key'],
+    [404, 'referrer_not_found'],
+    [404, 'offer_not_found'],
+    [422, 'self_referral'],
+  )
+  create(
+    @CurrentTenant() tenant: TenantEntity,
+    @Body() dto: CreateLeadDto,
+  ): Promise<LeadCreatedResponse> {
+    return this.leads.create(tenant, dto, 'federation');
+  }
+
+  /** Moves a lead: new → processed, new → rejected, processed → rejected (extends the seed). */
+  @Post(':lead_id/status')
+  @HttpCode(200)
+  @ApiProblems(
+    400,
+    [401, 'invalid_tenant_key'],
+    [404, 'lead_not_found'],
+    [409, 'invalid_transition'],
+  )
+  changeStatus(
+    @CurrentTenant() tenant: TenantEntity,
+    @Param('lead_id') leadId: string,
+    @Body() dto: ChangeLeadStatusDto,
+  ): Promise<LeadResponse> {
+    return this.leads.changeStatus(tenant.id, leadId, dto);
+  }
+}

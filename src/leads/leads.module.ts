@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
+import { BonusesModule } from '../bonuses/bonuses.module';
+import { OffersModule } from '../offers/offers.module';
+import { UsersModule } from '../users/users.module';
+import { LeadsAdminController } from './leads-admin.controller';
+import { LeadsController } from './leads.controller';
+import { LeadsRepository } from './leads.repository';
+import { LeadsService } from './leads.service';
+
+@Module({
+  imports: [AuditModule, UsersModule, OffersModule, BonusesModule],
+  controllers: [LeadsController, LeadsAdminController],
+  providers: [LeadsRepository, LeadsService],
+  exports: [LeadsService],
+})
+export class LeadsModule {}

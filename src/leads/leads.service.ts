@@ -1,0 +1,174 @@
+import { Injectable } from '@nestjs/common';
+import { AuditService } from '../audit/audit.service';
+import type { Actor } from '../common/auth/actor';
+import { newId } from '../common/ids';
+import { TransactionHost } from '../database/transaction-host';
+import { BonusesService } from '../bonuses/bonuses.service';
+import { EventsService } from '../events/events.service';
+import { OffersService } from '../offers/offers.service';
+import type { TenantEntity } from '../tenants/tenant.entity';
+import { ReferrerNotFoundError } from '../users/user.errors';
+import { UsersService } from '../users/users.service';
+import type { CreateLeadDto } from './dto/create-lead.dto';
+import type { ChangeLeadStatusDto } from './dto/lead-status.dto';
+import type { LeadCreatedResponse, LeadResponse } from './dto/lead.response';
+import { canConvert, statusesAllowingTransitionTo } from './lead-transitions';
+import type { LeadEntity, LeadSource } from './lead.entity';
+import { LeadNotFoundError, LeadTransitionError, SelfReferralError } from './lead.errors';
+import { LeadsRepository } from './leads.repository';
+
+@Injectable()
+export class LeadsService {
+  constructor(
+    private readonly tx: TransactionHost,
+    private readonly leads: LeadsRepository,
+    private readonly users: UsersService,
+    private readonly offers: OffersService,
+    private readonly bonuses: BonusesService,
+    private readonly events: EventsService,
+    private readonly audit: AuditService,
+  ) {}
+
+  /**
+   * Registers a lead (`new`), emits `lead.created` and, with a lead bonus in the paying program,
+   * accrues it pending for an active referrer: all in one transaction.
+   */
+  create(
+    tenant: TenantEntity,
+    dto: CreateLeadDto,
+    source: LeadSource,
+  ): Promise<LeadCreatedResponse> {
+    return this.tx.transaction(async () => {
+      const referrer = await this.users.findByServiceUser(tenant.id, dto.referrer_user_id);
+      if (!referrer) throw new ReferrerNotFoundError(dto.referrer_user_id);
+      if (dto.offer_id) await this.offers.get(tenant.id, dto.offer_id);
+      const email = dto.contact.email ?? null;
+      if (email && referrer.email && email.toLowerCase() === referrer.email.toLowerCase()) {
+        throw new SelfReferralError();
+      }
+
+      const now = new Date();
+      const lead: LeadEntity = {
+        tenantId: tenant.id,
+        id: newId('lead'),
+        referrerMemberId: referrer.id,
+        referrerUserId: referrer.serviceUserId,
+        offerId: dto.offer_id ?? null,
+        contactName: dto.contact.name,
+        contactEmail: email,
+        contactPhone: dto.contact.phone ?? null,
+        metadata: dto.metadata ?? {},
+        status: 'new',
+        source,
+        statusReason: null,
+        createdAt: now,
+        updatedAt: now,
+      };
+      await this.leads.insert(lead);
+      await this.events.emit(tenant.id, 'lead.created', {
+        lead_id: lead.id,
+        referrer_user_id: lead.referrerUserId,
+        contact: { name: lead.contactName, email: lead.contactEmail },
+        offer_id: lead.offerId,
+        metadata: lead.metadata,
+        source: lead.source,
+      });
+
+      const program = await this.offers.programFor(tenant, lead.offerId);
+      if (program.lead_bonus_kopecks > 0 && referrer.isActive) {
+        await this.bonuses.accrue(tenant.id, [
+          {
+            memberId: referrer.id,
+            serviceUserId: referrer.serviceUserId,
+            amountKopecks: program.lead_bonus_kopecks,
+            currency: tenant.currency,
+            sourceType: 'lead',
+            sourceId: lead.id,
+            tier: null,
+            gracePeriodHours: program.grace_period_hours,
+          },
+        ]);
+      }
+      return { lead_id: lead.id, status: lead.status };
+    });
+  }
+
+  /**
+   * Moves a lead along SPEC 3's transitions; rejecting it rejects its pending lead bonuses.
+   * `actor` is given for staff requests, which the audit log records.
+   */
+  changeStatus(
+    tenantId: string,
+    leadId: string,
+    dto: ChangeLeadStatusDto,
+    actor?: Actor,
+  ): Promise<LeadResponse> {
+    return this.tx.transaction(async () => {
+      const moved = await this.leads.transition(
+        tenantId,
+        leadId,
+        statusesAllowingTransitionTo(dto.status),
+        dto.status,
+        dto.reason ?? null,
+      );
+      const lead = await this.leads.find(tenantId, leadId);
+      if (!lead) throw new LeadNotFoundError(leadId);
+      if (!moved) throw new LeadTransitionError(leadId, lead.status, dto.status);
+      if (dto.status === 'rejected') await this.bonuses.rejectPendingForLead(tenantId, leadId);
+      if (actor) {
+        await this.audit.record(
+          tenantId,
+          actor,
+          'lead.status_changed',
+          { type: 'lead', id: leadId },
+          {
+            status: dto.status,
+            reason: dto.reason ?? null,
+          },
+        );
+      }
+      return toLeadResponse(lead);
+    });
+  }
+
+  /**
+   * For a conversion, in its transaction: locks the lead, so conversions of one lead go one at a
+   * time. Whether it may convert is `assertConvertible`'s question (a repeated order is answered
+   * first, whatever the lead's status now).
+   */
+  async lockForConversion(tenantId: string, leadId: string): Promise<LeadEntity> {
+    const lead = await this.leads.lock(tenantId, leadId);
+    if (!lead) throw new LeadNotFoundError(leadId);
+    return lead;
+  }
+
+  /** A rejected lead converts no more: 409 `invalid_transition`. */
+  assertConvertible(lead: LeadEntity): void {
+    if (!canConvert(lead.status)) throw new LeadTransitionError(lead.id, lead.status, 'converted');
+  }
+
+  /** A lead that may convert, without locking (preview). */
+  async getConvertible(tenantId: string, leadId: string): Promise<LeadEntity> {
+    const lead = await this.leads.find(tenantId, leadId);
+    if (!lead) throw new LeadNotFoundError(leadId);
+    this.assertConvertible(lead);
+    return lead;
+  }
+
+  async markConverted(lead: LeadEntity): Promise<void> {
+    if (lead.status === 'converted') return;
+    await this.leads.transition(lead.tenantId, lead.id, ['new', 'processed'], 'converted', null);
+  }
+}
+
+function toLeadResponse(lead: LeadEntity): LeadResponse {
+  return {
+    lead_id: lead.id,
+    status: lead.status,
+    source: lead.source,
+    referrer_user_id: lead.referrerUserId,
+    offer_id: lead.offerId,
+    created_at: lead.createdAt.toISOString(),
+    updated_at: lead.updatedAt.toISOString(),
+  };
+}

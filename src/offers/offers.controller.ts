@@ -1,0 +1,35 @@
+import { Body, Controller, Get, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Actor } from '../common/auth/actor';
+import { Admin, CurrentActor, CurrentTenant } from '../common/auth/auth.decorators';
+import { ApiProblems } from '../common/errors/problem.response';
+import type { TenantEntity } from '../tenants/tenant.entity';
+import { CreateOfferDto } from './dto/create-offer.dto';
+import { OfferListResponse, OfferResponse } from './dto/offer.response';
+import { OffersService } from './offers.service';
+
+@ApiTags('admin')
+@Controller('admin/v1/tenants/:slug/offers')
+export class OffersController {
+  constructor(private readonly offers: OffersService) {}
+
+  /** Creates an offer, optionally with its own program. */
+  @Post()
+  @Admin('manager')
+  @ApiProblems(400, 401, 403, 404)
+  create(
+    @CurrentTenant() tenant: TenantEntity,
+    @Body() dto: CreateOfferDto,
+    @CurrentActor() actor: Actor,
+  ): Promise<OfferResponse> {
+    return this.offers.create(tenant.id, dto, actor);
+  }
+
+  /** The tenant's offers, newest first (extends SPEC 2). */
+  @Get()
+  @Admin('viewer')
+  @ApiProblems(401, 403, 404)
+  list(@CurrentTenant() tenant: TenantEntity): Promise<OfferListResponse> {
+    return this.offers.list(tenant.id);
+  }
+}

@@ -1,0 +1,73 @@
+import { Injectable } from '@nestjs/common';
+import { AuditService } from '../audit/audit.service';
+import type { Actor } from '../common/auth/actor';
+import { newId } from '../common/ids';
+import { TransactionHost } from '../database/transaction-host';
+import { type Program, withProgramDefaults } from '../tenants/program';
+import type { TenantEntity } from '../tenants/tenant.entity';
+import type { CreateOfferDto } from './dto/create-offer.dto';
+import type { OfferListResponse, OfferResponse } from './dto/offer.response';
+import type { OfferEntity } from './offer.entity';
+import { OfferNotFoundError } from './offer.errors';
+import { OffersRepository } from './offers.repository';
+
+@Injectable()
+export class OffersService {
+  constructor(
+    private readonly tx: TransactionHost,
+    private readonly offers: OffersRepository,
+    private readonly audit: AuditService,
+  ) {}
+
+  create(tenantId: string, dto: CreateOfferDto, actor: Actor): Promise<OfferResponse> {
+    return this.tx.transaction(async () => {
+      const offer: OfferEntity = {
+        tenantId,
+        id: newId('offer'),
+        name: dto.name,
+        url: dto.url ?? null,
+        program: dto.program ? withProgramDefaults(dto.program) : null,
+        createdAt: new Date(),
+      };
+      await this.offers.insert(offer);
+      await this.audit.record(
+        tenantId,
+        actor,
+        'offer.created',
+        { type: 'offer', id: offer.id },
+        {
+          name: offer.name,
+        },
+      );
+      return toResponse(offer);
+    });
+  }
+
+  async list(tenantId: string): Promise<OfferListResponse> {
+    return { items: (await this.offers.list(tenantId)).map(toResponse) };
+  }
+
+  /** The offer, or 404 `offer_not_found`. */
+  async get(tenantId: string, offerId: string): Promise<OfferEntity> {
+    const offer = await this.offers.find(tenantId, offerId);
+    if (!offer) throw new OfferNotFoundError(offerId);
+    return offer;
+  }
+
+  /** The program that pays a lead: its offer's own, else the tenant's default (SPEC 2.1). */
+  async programFor(tenant: TenantEntity, offerId: string | null): Promise<Program> {
+    if (!offerId) return tenant.program;
+    const offer = await this.offers.find(tenant.id, offerId);
+    return offer?.program ?? tenant.program;
+  }
+}
+
+function toResponse(offer: OfferEntity): OfferResponse {
+  return {
+    offer_id: offer.id,
+    name: offer.name,
+    url: offer.url,
+    program: offer.program,
+    created_at: offer.createdAt.toISOString(),
+  };
+}
