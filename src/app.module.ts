@@ -19,6 +19,7 @@ import { HealthModule } from './health/health.module';
 import { RedisModule } from './redis/redis.module';
 import { TenantsModule } from './tenants/tenants.module';
 import { UsersModule } from './users/users.module';
+import { WebhooksModule, WebhooksWorkerModule } from './webhooks/webhooks.module';
 
 @Module({})
 export class AppModule {
@@ -53,8 +54,9 @@ export class AppModule {
         LeadsModule,
         BonusesModule,
         ConversionsModule,
+        WebhooksModule,
         // Queue consumers run only where PROCESS_ROLE asks for a worker.
-        ...(config.processRole === 'api' ? [] : [BonusesWorkerModule]),
+        ...(config.processRole === 'api' ? [] : [BonusesWorkerModule, WebhooksWorkerModule]),
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

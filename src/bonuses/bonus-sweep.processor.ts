@@ -33,9 +33,13 @@ export class BonusSweepScheduler implements OnApplicationBootstrap {
   onApplicationBootstrap(): void {
     // Bull re-emits its Redis clients' errors on the queue; unheard, they would crash the process.
     this.queue.on('error', (error: Error) => this.logger.warn(`Bonuses queue: ${error.message}`));
-    this.schedule().catch((error: unknown) =>
-      this.logger.error({ err: error }, 'Could not schedule the grace-period sweep'),
-    );
+    const schedule = () =>
+      this.schedule().catch((error: unknown) =>
+        this.logger.error({ err: error }, 'Could not schedule the grace-period sweep'),
+      );
+    // A Redis restarted without persistence forgets repeatable jobs: schedule again on reconnect.
+    this.queue.client.on('ready', () => void schedule());
+    void schedule();
   }
 
   private async schedule(): Promise<void> {

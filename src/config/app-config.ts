@@ -24,6 +24,9 @@ export class AppConfig {
     readonly timeoutMs: number;
     readonly allowPrivateTargets: boolean;
     readonly caFile?: string;
+    readonly sweepMs: number;
+    readonly concurrency: number;
+    readonly endpointConcurrency: number;
   };
   readonly bonusApprovalSweepMs!: number;
   readonly smtpUrl?: string;

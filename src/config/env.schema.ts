@@ -62,6 +62,13 @@ export class EnvironmentVariables {
   @IsOptional() @IsString() WEBHOOK_CA_FILE?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(100) BONUS_APPROVAL_SWEEP_MS?: number;
 
+  /** How often the webhook sweeper re-enqueues deliveries that Redis lost (extends SPEC 7). */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100) WEBHOOK_SWEEP_MS?: number;
+
+  /** Attempts in flight at once per worker process, and per tenant endpoint (extends SPEC 7). */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(256) WEBHOOK_CONCURRENCY?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(64) WEBHOOK_ENDPOINT_CONCURRENCY?: number;
+
   @IsOptional()
   @Matches(/^smtps?:\/\//, { message: 'must be an smtp:// or smtps:// URL' })
   SMTP_URL?: string;

@@ -9,6 +9,9 @@ import { StaffTokenEntity } from '../tenants/staff-token.entity';
 import { TenantKeyEntity } from '../tenants/tenant-key.entity';
 import { TenantEntity } from '../tenants/tenant.entity';
 import { MemberEntity } from '../users/member.entity';
+import { WebhookAttemptEntity } from '../webhooks/webhook-attempt.entity';
+import { WebhookDeliveryEntity } from '../webhooks/webhook-delivery.entity';
+import { WebhookEndpointEntity } from '../webhooks/webhook-endpoint.entity';
 import { ServiceUserEntity } from '../users/service-user.entity';
 
 /** Every entity, listed once: the app, the migration CLI and the tests load the same set. */
@@ -25,4 +28,7 @@ export const ENTITIES = [
   BonusEntity,
   EventEntity,
   IdempotencyKeyEntity,
+  WebhookEndpointEntity,
+  WebhookDeliveryEntity,
+  WebhookAttemptEntity,
 ];

@@ -1,30 +1,65 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DataSource, EntityManager } from 'typeorm';
 
 type IsolationLevel = 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE';
 
+interface TransactionContext {
+  manager: EntityManager;
+  afterCommit: (() => unknown)[];
+}
+
 /**
  * One transaction per state change, without threading an EntityManager through every call:
  * `transaction(fn)` runs `fn` with its manager in async-local storage, and every repository reads
  * `manager`, so whatever runs inside `fn` joins the transaction. A nested call joins the outer one.
+ * `afterCommit` defers work that must see the committed state (handing jobs to Bull).
  */
 @Injectable()
 export class TransactionHost {
-  private readonly store = new AsyncLocalStorage<EntityManager>();
+  private readonly logger = new Logger(TransactionHost.name);
+  private readonly store = new AsyncLocalStorage<TransactionContext>();
 
   constructor(private readonly dataSource: DataSource) {}
 
   get manager(): EntityManager {
-    return this.store.getStore() ?? this.dataSource.manager;
+    return this.store.getStore()?.manager ?? this.dataSource.manager;
   }
 
   get inTransaction(): boolean {
     return this.store.getStore() !== undefined;
   }
 
-  transaction<T>(fn: () => Promise<T>, isolation: IsolationLevel = 'READ COMMITTED'): Promise<T> {
+  async transaction<T>(
+    fn: () => Promise<T>,
+    isolation: IsolationLevel = 'READ COMMITTED',
+  ): Promise<T> {
     if (this.inTransaction) return fn();
-    return this.dataSource.transaction(isolation, (manager) => this.store.run(manager, fn));
+    const context: TransactionContext = { manager: this.dataSource.manager, afterCommit: [] };
+    const result = await this.dataSource.transaction(isolation, (manager) => {
+      context.manager = manager;
+      return this.store.run(context, fn);
+    });
+    for (const callback of context.afterCommit) {
+      // Best effort by design: whatever it hands on is also found later by a sweeper.
+      Promise.resolve()
+        .then(callback)
+        .catch((error: unknown) =>
+          this.logger.warn({ err: error }, 'after-commit callback failed'),
+        );
+    }
+    return result;
+  }
+
+  /** Runs `callback` once the current transaction has committed (at once outside one). */
+  afterCommit(callback: () => unknown): void {
+    const context = this.store.getStore();
+    if (context) context.afterCommit.push(callback);
+    else
+      Promise.resolve()
+        .then(callback)
+        .catch((error: unknown) =>
+          this.logger.warn({ err: error }, 'after-commit callback failed'),
+        );
   }
 }

@@ -62,3 +62,6 @@ export interface EventEnvelope<T extends EventType = EventType> {
   occurred_at: string;
   payload: EventPayloads[T];
 }
+
+/** Sent by POST …/webhook/test whatever the subscription (extends the seed). */
+export const TEST_EVENT_TYPE = 'webhook.test';

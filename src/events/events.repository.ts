@@ -14,6 +14,10 @@ export class EventsRepository {
     if (events.length) await this.repo.insert(events);
   }
 
+  find(tenantId: string, eventId: string): Promise<EventEntity | null> {
+    return this.repo.findOneBy({ tenantId, id: eventId });
+  }
+
   list(tenantId: string, filter: { eventType?: string }): Promise<EventEntity[]> {
     return this.repo.find({
       where: { tenantId, ...(filter.eventType ? { eventType: filter.eventType } : {}) },

@@ -5,12 +5,17 @@ import type { EventEntity } from './event.entity';
 import type { EventEnvelope, EventPayloads, EventType } from './event-types';
 import { EventsRepository } from './events.repository';
 
+/** Called inside the emitting transaction with the rows just written (webhook deliveries). */
+export type OutboxListener = (tenantId: string, events: EventEntity[]) => Promise<void>;
+
 /**
  * Writes domain events to the outbox. Must be called inside the transaction of the change that
  * causes the event, so no committed change loses its event and no rolled-back one emits one.
  */
 @Injectable()
 export class EventsService {
+  private readonly listeners: OutboxListener[] = [];
+
   constructor(
     private readonly tx: TransactionHost,
     private readonly events: EventsRepository,
@@ -27,16 +32,22 @@ export class EventsService {
 
   async emitMany(
     tenantId: string,
-    events: { type: EventType; payload: EventPayloads[EventType] }[],
+    events: {
+      type: EventType | 'webhook.test';
+      payload: EventPayloads[EventType] | { message: string };
+    }[],
   ): Promise<EventEnvelope[]> {
     if (!this.tx.inTransaction) throw new Error('Events must be emitted inside a transaction');
     const occurredAt = new Date();
-    const envelopes = events.map(({ type, payload }): EventEnvelope => ({
-      event_type: type,
-      event_id: newId('event'),
-      occurred_at: occurredAt.toISOString(),
-      payload,
-    }));
+    const envelopes = events.map(
+      ({ type, payload }) =>
+        ({
+          event_type: type,
+          event_id: newId('event'),
+          occurred_at: occurredAt.toISOString(),
+          payload,
+        }) as EventEnvelope,
+    );
     const rows: EventEntity[] = envelopes.map((envelope) => ({
       tenantId,
       id: envelope.event_id,
@@ -45,7 +56,19 @@ export class EventsService {
       body: JSON.stringify(envelope),
     }));
     await this.events.insert(rows);
+    for (const listener of this.listeners) await listener(tenantId, rows);
     return envelopes;
+  }
+
+  /** Lets a feature act on every event in the emitting transaction (keeps events dependency-free). */
+  onEmit(listener: OutboxListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** One stored envelope, parsed from the bytes that are delivered. */
+  async get(tenantId: string, eventId: string): Promise<EventEnvelope | null> {
+    const row = await this.events.find(tenantId, eventId);
+    return row ? (JSON.parse(row.body) as EventEnvelope) : null;
   }
 
   /** The stored envelopes of a tenant, oldest first (operations and tests). */

@@ -1,0 +1,162 @@
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { rootCertificates } from 'node:tls';
+import { AppConfig } from '../config/app-config';
+import { isForbiddenAddress } from './ssrf';
+
+export const RESPONSE_EXCERPT_BYTES = 4096;
+
+export type AttemptError =
+  | 'http_status'
+  | 'redirect'
+  | 'timeout'
+  | 'connection_refused'
+  | 'connection_reset'
+  | 'tls'
+  | 'dns'
+  | 'ssrf_blocked'
+  | 'network';
+
+export interface AttemptResult {
+  ok: boolean;
+  statusCode: number | null;
+  durationMs: number;
+  error: AttemptError | null;
+  responseBody: string | null;
+}
+
+class SsrfBlockedError extends Error {
+  readonly code = 'ESSRFBLOCKED';
+}
+
+/**
+ * Sends one attempt: POST of the exact body bytes, 2xx within the timeout is success and anything
+ * else fails (redirects are never followed). Unless private targets are allowed, the address is
+ * checked where it is actually dialled (in the socket's DNS lookup), so a DNS answer that changed
+ * since the URL was saved cannot reach a forbidden network.
+ */
+@Injectable()
+export class WebhookSender implements OnModuleDestroy {
+  private readonly httpsAgent: https.Agent;
+  private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+  constructor(private readonly config: AppConfig) {
+    const ca = config.webhook.caFile
+      ? [...rootCertificates, readFileSync(config.webhook.caFile, 'utf8')]
+      : undefined;
+    this.httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 64, ca });
+  }
+
+  onModuleDestroy(): void {
+    this.httpsAgent.destroy();
+    this.httpAgent.destroy();
+  }
+
+  send(url: string, body: string, headers: Record<string, string>): Promise<AttemptResult> {
+    const started = process.hrtime.bigint();
+    const elapsed = () => Math.round(Number(process.hrtime.bigint() - started) / 1e6);
+    const fail = (
+      error: AttemptError,
+      statusCode: number | null = null,
+      responseBody: string | null = null,
+    ) =>
+      ({
+        ok: false,
+        statusCode,
+        durationMs: elapsed(),
+        error,
+        responseBody,
+      }) satisfies AttemptResult;
+
+    const target = new URL(url);
+    const host = target.hostname.replace(/^\[|\]$/g, '');
+    if (this.guarded && isIP(host) && isForbiddenAddress(host))
+      return Promise.resolve(fail('ssrf_blocked'));
+
+    return new Promise<AttemptResult>((resolve) => {
+      const client = target.protocol === 'https:' ? https : http;
+      const request = client.request(target, {
+        method: 'POST',
+        headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
+        agent: target.protocol === 'https:' ? this.httpsAgent : this.httpAgent,
+        lookup: this.guarded ? guardedLookup : undefined,
+      });
+      const timer = setTimeout(
+        () => request.destroy(new TimeoutError()),
+        this.config.webhook.timeoutMs,
+      );
+      const settle = (result: AttemptResult) => {
+        clearTimeout(timer);
+        resolve(result);
+      };
+      request.on('error', (error) => settle(fail(classify(error))));
+      request.on('response', (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          if (size < RESPONSE_EXCERPT_BYTES)
+            chunks.push(chunk.subarray(0, RESPONSE_EXCERPT_BYTES - size));
+          size += chunk.length;
+        });
+        response.on('error', (error) => settle(fail(classify(error), response.statusCode ?? null)));
+        response.on('end', () => {
+          const status = response.statusCode ?? 0;
+          const excerpt = Buffer.concat(chunks).toString('utf8');
+          if (status >= 200 && status < 300) {
+            settle({
+              ok: true,
+              statusCode: status,
+              durationMs: elapsed(),
+              error: null,
+              responseBody: excerpt,
+            });
+          } else {
+            settle(
+              fail(status >= 300 && status < 400 ? 'redirect' : 'http_status', status, excerpt),
+            );
+          }
+        });
+      });
+      request.end(body);
+    });
+  }
+
+  private get guarded(): boolean {
+    return !this.config.webhook.allowPrivateTargets;
+  }
+}
+
+class TimeoutError extends Error {
+  readonly code = 'ETIMEDOUT_WEBHOOK';
+}
+
+/** dns.lookup, refusing forbidden addresses; handles the `all` form Node's happy eyeballs uses. */
+const guardedLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+    if (error) return callback(error, '', 0);
+    if (!addresses.length || addresses.some((a) => isForbiddenAddress(a.address))) {
+      return callback(new SsrfBlockedError(`${hostname} resolves to a forbidden address`), '', 0);
+    }
+    if (options.all)
+      return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+    callback(null, addresses[0].address, addresses[0].family);
+  });
+};
+
+function classify(error: unknown): AttemptError {
+  // Happy eyeballs reports every address it tried in an AggregateError.
+  const inner = (error as { errors?: unknown[] }).errors?.[0];
+  const code =
+    (error as { code?: string }).code ?? (inner as { code?: string } | undefined)?.code ?? '';
+  if (error instanceof TimeoutError || code === 'ETIMEDOUT') return 'timeout';
+  if (error instanceof SsrfBlockedError || code === 'ESSRFBLOCKED') return 'ssrf_blocked';
+  if (code === 'ECONNREFUSED') return 'connection_refused';
+  if (code === 'ECONNRESET' || code === 'EPIPE') return 'connection_reset';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'dns';
+  if (/CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY|DEPTH_ZERO|HOSTNAME/i.test(code)) return 'tls';
+  return 'network';
+}

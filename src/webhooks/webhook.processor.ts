@@ -1,0 +1,45 @@
+import { InjectQueue } from '@nestjs/bull';
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import type { Queue } from 'bull';
+import { AppConfig } from '../config/app-config';
+import { WebhookDeliveryService } from './webhook-delivery.service';
+import { DELIVER_JOB, type DeliverJob, WEBHOOKS_QUEUE } from './webhook.queue';
+
+/**
+ * The worker side of webhooks: attempts with WEBHOOK_CONCURRENCY per process (registered by hand
+ * because the decorator form cannot read the config), and the sweeper. The sweeper is a timer in
+ * every worker rather than a repeatable Bull job: it exists to recover from Redis losing jobs, so
+ * it must not live in Redis itself. Running it in several workers at once is harmless.
+ */
+@Injectable()
+export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(WebhookWorker.name);
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    @InjectQueue(WEBHOOKS_QUEUE) private readonly queue: Queue<DeliverJob>,
+    private readonly delivery: WebhookDeliveryService,
+    private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.queue
+      .process(DELIVER_JOB, this.config.webhook.concurrency, async (job) => {
+        await this.delivery.attempt(job.data);
+      })
+      .catch((error: unknown) => this.logger.error({ err: error }, 'Webhook consumer stopped'));
+    this.timer = setInterval(() => {
+      this.delivery
+        .sweep()
+        .then(
+          (requeued) => requeued && this.logger.log(`Sweeper re-enqueued ${requeued} deliveries`),
+        )
+        .catch((error: unknown) => this.logger.warn({ err: error }, 'Webhook sweep failed'));
+    }, this.config.webhook.sweepMs);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+  }
+}

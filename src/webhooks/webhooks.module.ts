@@ -1,0 +1,42 @@
+import { BullModule } from '@nestjs/bull';
+import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
+import { AppConfig } from '../config/app-config';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhookDeliveryService } from './webhook-delivery.service';
+import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
+import { WebhookSender } from './webhook-sender';
+import { WebhookWorker } from './webhook.processor';
+import { WEBHOOKS_QUEUE } from './webhook.queue';
+import { WebhooksAdminController } from './webhooks-admin.controller';
+import { WebhooksService } from './webhooks.service';
+
+/** The queue's job lock outlasts an attempt, so Bull never hands a running attempt to another worker. */
+const webhooksQueue = BullModule.registerQueueAsync({
+  name: WEBHOOKS_QUEUE,
+  inject: [AppConfig],
+  useFactory: (config: AppConfig) => ({
+    settings: { lockDuration: 2 * config.webhook.timeoutMs + 30_000 },
+  }),
+});
+
+@Module({
+  imports: [AuditModule, webhooksQueue],
+  controllers: [WebhooksAdminController],
+  providers: [
+    WebhookEndpointsRepository,
+    WebhookDeliveriesRepository,
+    WebhookSender,
+    WebhookDeliveryService,
+    WebhooksService,
+  ],
+  exports: [WebhookDeliveryService],
+})
+export class WebhooksModule {}
+
+/** Loaded by the worker role only: attempts deliveries and runs the sweeper. */
+@Module({
+  imports: [WebhooksModule, webhooksQueue],
+  providers: [WebhookWorker],
+})
+export class WebhooksWorkerModule {}

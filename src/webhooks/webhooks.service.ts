@@ -1,0 +1,268 @@
+import { InjectQueue } from '@nestjs/bull';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import type { Queue } from 'bull';
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { AuditService } from '../audit/audit.service';
+import type { Actor } from '../common/auth/actor';
+import { seal } from '../common/crypto/secret-box';
+import { offsetOf, pagination } from '../common/http/pagination.dto';
+import { newSecret } from '../common/ids';
+import { AppConfig } from '../config/app-config';
+import { TransactionHost } from '../database/transaction-host';
+import type { EventEntity } from '../events/event.entity';
+import { TEST_EVENT_TYPE } from '../events/event-types';
+import { EventsService } from '../events/events.service';
+import type { ListWebhookEventsQueryDto, PutWebhookDto } from './dto/webhook.dto';
+import type {
+  WebhookDeliveryListResponse,
+  WebhookEndpointResponse,
+  WebhookEventDetailResponse,
+  WebhookSecretResponse,
+  WebhookTestResponse,
+} from './dto/webhook.response';
+import { isForbiddenAddress } from './ssrf';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhookDeliveryService } from './webhook-delivery.service';
+import type { WebhookDeliveryEntity } from './webhook-delivery.entity';
+import type { WebhookEndpointEntity } from './webhook-endpoint.entity';
+import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
+import {
+  DeliveryStillPendingError,
+  EventNotFoundError,
+  InsecureWebhookUrlError,
+  WebhookNotConfiguredError,
+  WebhookTargetForbiddenError,
+} from './webhook.errors';
+import { DELIVER_JOB, type DeliverJob, deliverJobId, WEBHOOKS_QUEUE } from './webhook.queue';
+
+/** How long the previous secret keeps signing after a rotation (SPEC 6). */
+const PREVIOUS_SECRET_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The tenant's endpoint configuration and the operator's view of deliveries; also the outbox
+ * listener that turns each subscribed event into a delivery, in the event's own transaction, and
+ * hands it to Bull once that transaction has committed.
+ */
+@Injectable()
+export class WebhooksService implements OnModuleInit {
+  constructor(
+    private readonly tx: TransactionHost,
+    private readonly config: AppConfig,
+    private readonly endpoints: WebhookEndpointsRepository,
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly delivery: WebhookDeliveryService,
+    private readonly events: EventsService,
+    private readonly audit: AuditService,
+    @InjectQueue(WEBHOOKS_QUEUE) private readonly queue: Queue<DeliverJob>,
+  ) {}
+
+  onModuleInit(): void {
+    this.events.onEmit((tenantId, rows) => this.createDeliveries(tenantId, rows));
+    // Bull re-emits its Redis clients' errors on the queue; unheard, they would crash the process.
+    this.queue.on('error', () => undefined);
+  }
+
+  async get(tenantId: string): Promise<WebhookEndpointResponse> {
+    const endpoint = await this.endpoints.find(tenantId);
+    if (!endpoint) throw new WebhookNotConfiguredError();
+    return toEndpointResponse(endpoint);
+  }
+
+  /** Creates or replaces the endpoint; the secret is returned only when it is first created. */
+  async put(tenantId: string, dto: PutWebhookDto, actor: Actor): Promise<WebhookEndpointResponse> {
+    await this.assertAllowedUrl(dto.url);
+    return this.tx.transaction(async () => {
+      const existing = await this.endpoints.findForUpdate(tenantId);
+      const now = new Date();
+      const secret = existing ? undefined : newSecret('whsec');
+      const endpoint: WebhookEndpointEntity = {
+        ...(existing ?? {
+          tenantId,
+          secretSealed: seal(secret!, this.config.secretsEncryptionKey),
+          previousSecretSealed: null,
+          previousSecretExpiresAt: null,
+          createdAt: now,
+        }),
+        url: dto.url,
+        events: [...new Set(dto.events)],
+        enabled: dto.enabled ?? true,
+        updatedAt: now,
+      };
+      await this.endpoints.save(endpoint);
+      await this.audit.record(
+        tenantId,
+        actor,
+        existing ? 'webhook.updated' : 'webhook.created',
+        {
+          type: 'webhook',
+          id: tenantId,
+        },
+        { url: endpoint.url, events: endpoint.events, enabled: endpoint.enabled },
+      );
+      return { ...toEndpointResponse(endpoint), ...(secret ? { secret } : {}) };
+    });
+  }
+
+  /** A new secret from now on; the previous one keeps signing (as a second header) for 24 h. */
+  rotateSecret(tenantId: string, actor: Actor): Promise<WebhookSecretResponse> {
+    return this.tx.transaction(async () => {
+      const endpoint = await this.endpoints.findForUpdate(tenantId);
+      if (!endpoint) throw new WebhookNotConfiguredError();
+      const secret = newSecret('whsec');
+      endpoint.previousSecretSealed = endpoint.secretSealed;
+      endpoint.previousSecretExpiresAt = new Date(Date.now() + PREVIOUS_SECRET_MS);
+      endpoint.secretSealed = seal(secret, this.config.secretsEncryptionKey);
+      endpoint.updatedAt = new Date();
+      await this.endpoints.save(endpoint);
+      await this.audit.record(tenantId, actor, 'webhook.secret_rotated', {
+        type: 'webhook',
+        id: tenantId,
+      });
+      return { secret };
+    });
+  }
+
+  /** Sends one `webhook.test` event at once, whatever the subscription, and reports the answer. */
+  async test(tenantId: string, actor: Actor): Promise<WebhookTestResponse> {
+    const endpoint = await this.endpoints.find(tenantId);
+    if (!endpoint) throw new WebhookNotConfiguredError();
+    const [envelope] = await this.tx.transaction(async () => {
+      const emitted = await this.events.emitMany(tenantId, [
+        { type: TEST_EVENT_TYPE, payload: { message: 'Test event from the referral service' } },
+      ]);
+      await this.audit.record(tenantId, actor, 'webhook.tested', {
+        type: 'event',
+        id: emitted[0].event_id,
+      });
+      return emitted;
+    });
+    const result = await this.delivery.attempt({ tenantId, eventId: envelope.event_id });
+    return {
+      event_id: envelope.event_id,
+      delivered: result?.ok ?? false,
+      status_code: result?.statusCode ?? null,
+    };
+  }
+
+  async listEvents(
+    tenantId: string,
+    query: ListWebhookEventsQueryDto,
+  ): Promise<WebhookDeliveryListResponse> {
+    const [rows, total] = await this.deliveries.list(
+      tenantId,
+      query.status,
+      offsetOf(query),
+      query.page_size,
+    );
+    return { items: rows.map(toDeliveryResponse), pagination: pagination(query, total) };
+  }
+
+  async eventDetail(tenantId: string, eventId: string): Promise<WebhookEventDetailResponse> {
+    const delivery = await this.deliveries.find(tenantId, eventId);
+    if (!delivery) throw new EventNotFoundError(eventId);
+    const envelope = await this.events.get(tenantId, eventId);
+    const attempts = await this.deliveries.attemptsOf(tenantId, eventId);
+    return {
+      event: envelope as unknown as Record<string, unknown>,
+      status: delivery.status,
+      attempts: attempts.map((a) => ({
+        attempt: a.attempt,
+        at: a.at.toISOString(),
+        status_code: a.statusCode,
+        duration_ms: a.durationMs,
+        error: a.error,
+        response_body: a.responseBody,
+        replay: a.replay,
+      })),
+    };
+  }
+
+  /** One fresh attempt with the same event id and body (SPEC 6); 202, the attempt runs in a worker. */
+  async replay(tenantId: string, eventId: string, actor: Actor): Promise<void> {
+    const delivery = await this.deliveries.find(tenantId, eventId);
+    if (!delivery) throw new EventNotFoundError(eventId);
+    if (delivery.status === 'pending') throw new DeliveryStillPendingError(eventId);
+    await this.audit.record(tenantId, actor, 'webhook.replayed', { type: 'event', id: eventId });
+    await this.queue.add(
+      DELIVER_JOB,
+      { tenantId, eventId, replay: true },
+      {
+        jobId: `${deliverJobId(eventId, delivery.attempts + 1)}:replay`,
+        removeOnComplete: true,
+        removeOnFail: true,
+      },
+    );
+  }
+
+  /** Outbox listener: a delivery for each event the tenant's enabled endpoint subscribes to. */
+  private async createDeliveries(tenantId: string, rows: EventEntity[]): Promise<void> {
+    const endpoint = await this.endpoints.find(tenantId);
+    if (!endpoint?.enabled) return;
+    const wanted = rows.filter(
+      (row) => row.eventType !== TEST_EVENT_TYPE && endpoint.events.includes(row.eventType),
+    );
+    // The test event is attempted at once by `test()`, not queued; it gets a delivery row too.
+    const test = rows.filter((row) => row.eventType === TEST_EVENT_TYPE);
+    const now = new Date();
+    const deliveries: WebhookDeliveryEntity[] = [...wanted, ...test].map((row) => ({
+      tenantId,
+      eventId: row.id,
+      eventType: row.eventType,
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: now,
+      lockedUntil: null,
+      lastStatusCode: null,
+      lastError: null,
+      deliveredAt: null,
+      createdAt: now,
+      updatedAt: now,
+    }));
+    await this.deliveries.insert(deliveries);
+    if (wanted.length) {
+      this.tx.afterCommit(() =>
+        Promise.all(
+          wanted.map((row) => this.delivery.enqueue({ tenantId, eventId: row.id }, 1, 0)),
+        ),
+      );
+    }
+  }
+
+  /** https only, and (unless private targets are allowed) a host resolving to public addresses. */
+  private async assertAllowedUrl(url: string): Promise<void> {
+    const target = new URL(url);
+    if (target.protocol !== 'https:') throw new InsecureWebhookUrlError();
+    if (this.config.webhook.allowPrivateTargets) return;
+    const host = target.hostname.replace(/^\[|\]$/g, '');
+    const addresses = isIP(host)
+      ? [host]
+      : await lookup(host, { all: true }).then(
+          (found) => found.map((a) => a.address),
+          () => [] as string[],
+        );
+    if (!addresses.length || addresses.some(isForbiddenAddress)) {
+      throw new WebhookTargetForbiddenError(host);
+    }
+  }
+}
+
+function toEndpointResponse(endpoint: WebhookEndpointEntity): WebhookEndpointResponse {
+  return {
+    url: endpoint.url,
+    events: endpoint.events,
+    enabled: endpoint.enabled,
+    created_at: endpoint.createdAt.toISOString(),
+  };
+}
+
+function toDeliveryResponse(d: WebhookDeliveryEntity) {
+  return {
+    event_id: d.eventId,
+    event_type: d.eventType,
+    status: d.status,
+    attempts: d.attempts,
+    next_attempt_at: d.nextAttemptAt?.toISOString() ?? null,
+    last_status_code: d.lastStatusCode,
+  };
+}
