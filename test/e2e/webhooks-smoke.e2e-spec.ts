@@ -60,8 +60,8 @@ describe('webhooks: smoke', () => {
       if (detail.body.status === 'delivered') break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    expect(detail!.body.status).toBe('delivered');
-    expect(detail!.body.attempts.map((a: { status_code: number }) => a.status_code)).toEqual([
+    expect(detail.body.status).toBe('delivered');
+    expect(detail.body.attempts.map((a: { status_code: number }) => a.status_code)).toEqual([
       500, 500, 200,
     ]);
   });
