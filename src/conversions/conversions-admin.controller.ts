@@ -5,13 +5,53 @@ import { Admin, CurrentActor, CurrentTenant } from '../common/auth/auth.decorato
 import { ApiProblems } from '../common/errors/problem.response';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { ConversionsService } from './conversions.service';
-import { ReverseConversionDto } from './dto/conversion-requests.dto';
-import { ReversalResponse } from './dto/conversion.response';
+import {
+  PreviewConversionDto,
+  RegisterConversionDto,
+  ReverseConversionDto,
+} from './dto/conversion-requests.dto';
+import {
+  ConversionPreviewResponse,
+  ConversionResponse,
+  ReversalResponse,
+} from './dto/conversion.response';
 
 @ApiTags('admin')
 @Controller('admin/v1/tenants/:slug/conversions')
 export class ConversionsAdminController {
   constructor(private readonly conversions: ConversionsService) {}
+
+  /** The staff equivalent of the federation register (SPEC 2); recorded in the audit log. */
+  @Post('register')
+  @HttpCode(200)
+  @Admin('manager')
+  @ApiProblems(
+    400,
+    401,
+    403,
+    [404, 'lead_not_found'],
+    [409, 'external_order_id_conflict'],
+    [409, 'invalid_transition'],
+  )
+  register(
+    @CurrentTenant() tenant: TenantEntity,
+    @Body() dto: RegisterConversionDto,
+    @CurrentActor() actor: Actor,
+  ): Promise<ConversionResponse> {
+    return this.conversions.register(tenant, dto, actor);
+  }
+
+  /** The staff equivalent of the federation preview; writes nothing. */
+  @Post('preview')
+  @HttpCode(200)
+  @Admin('viewer')
+  @ApiProblems(400, 401, 403, [404, 'lead_not_found'], [409, 'invalid_transition'])
+  preview(
+    @CurrentTenant() tenant: TenantEntity,
+    @Body() dto: PreviewConversionDto,
+  ): Promise<ConversionPreviewResponse> {
+    return this.conversions.preview(tenant, dto);
+  }
 
   /** The staff equivalent of the federation reversal; recorded in the audit log. */
   @Post(':conversion_id/reverse')

@@ -46,7 +46,11 @@ export class ConversionsService {
    * finds the first one and answers with it; the unique (tenant, external_order_id) constraint
    * settles the rarer race of one order sent for two leads.
    */
-  register(tenant: TenantEntity, dto: RegisterConversionDto): Promise<ConversionResponse> {
+  register(
+    tenant: TenantEntity,
+    dto: RegisterConversionDto,
+    actor?: Actor,
+  ): Promise<ConversionResponse> {
     return this.tx.transaction(async () => {
       const lead = await this.leads.lockForConversion(tenant.id, dto.lead_id);
       const existing = await this.conversions.findByExternalOrderId(
@@ -101,6 +105,15 @@ export class ConversionsService {
         })),
       });
       await this.leads.markConverted(lead);
+      if (actor) {
+        await this.audit.record(
+          tenant.id,
+          actor,
+          'conversion.registered',
+          { type: 'conversion', id: conversion.id },
+          { external_order_id: dto.external_order_id, amount_kopecks: dto.amount_kopecks },
+        );
+      }
       return toConversionResponse(conversion, bonuses);
     });
   }
@@ -142,13 +155,12 @@ export class ConversionsService {
           throw new AlreadyReversedError(conversionId);
         throw new ConversionNotFoundError(conversionId);
       }
-      const writtenOff = (await this.bonuses.reverseForConversion(tenantId, conversionId)).map(
-        (b) => ({
-          bonus_id: b.id,
-          user_id: b.serviceUserId,
-          amount_kopecks: b.amountKopecks,
-        }),
-      );
+      const reversed = await this.bonuses.reverseForConversion(tenantId, conversionId);
+      const writtenOff = byTier(reversed).map((b) => ({
+        bonus_id: b.id,
+        user_id: b.serviceUserId,
+        amount_kopecks: b.amountKopecks,
+      }));
       const reversedAt = conversion.reversedAt!.toISOString();
       await this.events.emit(tenantId, 'conversion.reversed', {
         conversion_id: conversionId,
@@ -210,19 +222,22 @@ export class ConversionsService {
   }
 }
 
+/** Bonuses in chain order (referrer first), whatever order the database returned them in. */
+function byTier(bonuses: BonusEntity[]): BonusEntity[] {
+  return [...bonuses].sort((a, b) => tierIndex(a.tier!) - tierIndex(b.tier!));
+}
+
 function toConversionResponse(
   conversion: ConversionEntity,
   bonuses: BonusEntity[],
 ): ConversionResponse {
   return {
     conversion_id: conversion.id,
-    cascaded_bonuses: [...bonuses]
-      .sort((a, b) => tierIndex(a.tier!) - tierIndex(b.tier!))
-      .map((b) => ({
-        user_id: b.serviceUserId,
-        amount_kopecks: b.amountKopecks,
-        tier: b.tier!,
-        bonus_id: b.id,
-      })),
+    cascaded_bonuses: byTier(bonuses).map((b) => ({
+      user_id: b.serviceUserId,
+      amount_kopecks: b.amountKopecks,
+      tier: b.tier!,
+      bonus_id: b.id,
+    })),
   };
 }
