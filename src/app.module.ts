@@ -6,6 +6,7 @@ import { BullModule } from '@nestjs/bull';
 import { AuditModule } from './audit/audit.module';
 import { BonusesModule, BonusesWorkerModule } from './bonuses/bonuses.module';
 import { ConversionsModule } from './conversions/conversions.module';
+import { EmbedModule } from './embed/embed.module';
 import { EventsModule } from './events/events.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { LeadsModule } from './leads/leads.module';
@@ -55,6 +56,7 @@ export class AppModule {
         BonusesModule,
         ConversionsModule,
         WebhooksModule,
+        EmbedModule,
         // Queue consumers run only where PROCESS_ROLE asks for a worker.
         ...(config.processRole === 'api' ? [] : [BonusesWorkerModule, WebhooksWorkerModule]),
       ],

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import { TransactionHost } from '../database/transaction-host';
 import { BonusEntity, type BonusSourceType, type BonusStatus } from './bonus.entity';
+import { MemberBalanceEntity } from './member-balance.entity';
 
 /**
  * Every state change is one conditional UPDATE … RETURNING: the row's current status is part of
@@ -48,6 +49,36 @@ export class BonusesRepository {
       skip: offset,
       take: limit,
     });
+  }
+
+  /** A member's bonuses, newest first (the widgets' transactions). */
+  forMember(
+    tenantId: string,
+    memberId: string,
+    offset: number,
+    limit: number,
+  ): Promise<[BonusEntity[], number]> {
+    return this.repo.findAndCount({
+      where: { tenantId, memberId },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      skip: offset,
+      take: limit,
+    });
+  }
+
+  recentForMember(tenantId: string, memberId: string, limit: number): Promise<BonusEntity[]> {
+    return this.repo.find({
+      where: { tenantId, memberId },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      take: limit,
+    });
+  }
+
+  /** The member's balances per currency, kept by the bonus trigger. */
+  balances(tenantId: string, memberId: string): Promise<MemberBalanceEntity[]> {
+    return this.tx.manager
+      .getRepository(MemberBalanceEntity)
+      .find({ where: { tenantId, memberId }, order: { currency: 'ASC' } });
   }
 
   approve(tenantId: string, bonusId: string): Promise<BonusEntity | undefined> {

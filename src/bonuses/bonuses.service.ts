@@ -9,6 +9,7 @@ import type { TenantEntity } from '../tenants/tenant.entity';
 import { UserNotFoundError } from '../users/user.errors';
 import { UsersService } from '../users/users.service';
 import type { BonusEntity, BonusSourceType } from './bonus.entity';
+import type { MemberBalanceEntity } from './member-balance.entity';
 import { BonusNotFoundError, BonusTransitionError } from './bonus.errors';
 import { BonusesRepository } from './bonuses.repository';
 import { SWEEP_BATCH_SIZE } from './bonuses.queue';
@@ -196,6 +197,20 @@ export class BonusesService {
     }
     if (total) this.logger.log(`Grace sweep approved ${total} bonuses`);
     return total;
+  }
+
+  /** A partner's bonuses for the widgets, newest first. */
+  forMember(tenantId: string, memberId: string, offset: number, limit: number) {
+    return this.bonuses.forMember(tenantId, memberId, offset, limit);
+  }
+
+  recentForMember(tenantId: string, memberId: string, limit: number): Promise<BonusEntity[]> {
+    return this.bonuses.recentForMember(tenantId, memberId, limit);
+  }
+
+  /** Pending and cleared sums per currency, read from the kept balances (no history scan). */
+  balances(tenantId: string, memberId: string): Promise<MemberBalanceEntity[]> {
+    return this.bonuses.balances(tenantId, memberId);
   }
 
   async list(tenantId: string, query: ListBonusesQueryDto): Promise<BonusListResponse> {

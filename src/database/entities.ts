@@ -1,5 +1,6 @@
 import { AuditEntryEntity } from '../audit/audit-entry.entity';
 import { BonusEntity } from '../bonuses/bonus.entity';
+import { MemberBalanceEntity } from '../bonuses/member-balance.entity';
 import { ConversionEntity } from '../conversions/conversion.entity';
 import { EventEntity } from '../events/event.entity';
 import { IdempotencyKeyEntity } from '../idempotency/idempotency-key.entity';
@@ -26,6 +27,7 @@ export const ENTITIES = [
   LeadEntity,
   ConversionEntity,
   BonusEntity,
+  MemberBalanceEntity,
   EventEntity,
   IdempotencyKeyEntity,
   WebhookEndpointEntity,

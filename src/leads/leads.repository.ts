@@ -20,6 +20,35 @@ export class LeadsRepository {
     return this.repo.findOneBy({ tenantId, id: leadId });
   }
 
+  /** A referrer's leads, newest first, optionally of one status. */
+  forReferrer(
+    tenantId: string,
+    referrerMemberId: string,
+    status: LeadStatus | undefined,
+    offset: number,
+    limit: number,
+  ): Promise<[LeadEntity[], number]> {
+    return this.repo.findAndCount({
+      where: { tenantId, referrerMemberId, ...(status ? { status } : {}) },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      skip: offset,
+      take: limit,
+    });
+  }
+
+  /** The newest `limit` leads of a referrer, without counting them. */
+  recentForReferrer(
+    tenantId: string,
+    referrerMemberId: string,
+    limit: number,
+  ): Promise<LeadEntity[]> {
+    return this.repo.find({
+      where: { tenantId, referrerMemberId },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      take: limit,
+    });
+  }
+
   /** Locks the lead for the rest of the transaction (conversions of one lead go one at a time). */
   lock(tenantId: string, leadId: string): Promise<LeadEntity | null> {
     return this.repo.findOne({

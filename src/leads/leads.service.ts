@@ -13,7 +13,7 @@ import type { CreateLeadDto } from './dto/create-lead.dto';
 import type { ChangeLeadStatusDto } from './dto/lead-status.dto';
 import type { LeadCreatedResponse, LeadResponse } from './dto/lead.response';
 import { canConvert, statusesAllowingTransitionTo } from './lead-transitions';
-import type { LeadEntity, LeadSource } from './lead.entity';
+import type { LeadEntity, LeadSource, LeadStatus } from './lead.entity';
 import { LeadNotFoundError, LeadTransitionError, SelfReferralError } from './lead.errors';
 import { LeadsRepository } from './leads.repository';
 
@@ -153,6 +153,21 @@ export class LeadsService {
     if (!lead) throw new LeadNotFoundError(leadId);
     this.assertConvertible(lead);
     return lead;
+  }
+
+  /** A partner's leads for the widgets, newest first. */
+  forReferrer(
+    tenantId: string,
+    memberId: string,
+    status: LeadStatus | undefined,
+    offset: number,
+    limit: number,
+  ) {
+    return this.leads.forReferrer(tenantId, memberId, status, offset, limit);
+  }
+
+  recentForReferrer(tenantId: string, memberId: string, limit: number): Promise<LeadEntity[]> {
+    return this.leads.recentForReferrer(tenantId, memberId, limit);
   }
 
   async markConverted(lead: LeadEntity): Promise<void> {

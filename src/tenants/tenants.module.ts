@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
 import { AUTH_LOOKUP } from '../common/auth/auth-lookup';
+import { EmbedOriginPolicy } from '../common/auth/embed-origin';
 import { StaffTokensController } from './staff-tokens.controller';
 import { StaffTokensRepository } from './staff-tokens.repository';
 import { TenantCredentialsService } from './tenant-credentials.service';
@@ -20,7 +21,8 @@ import { TenantsService } from './tenants.service';
     TenantsService,
     TenantCredentialsService,
     { provide: AUTH_LOOKUP, useExisting: TenantsService },
+    EmbedOriginPolicy,
   ],
-  exports: [TenantsService, TenantCredentialsService, AUTH_LOOKUP],
+  exports: [TenantsService, TenantCredentialsService, AUTH_LOOKUP, EmbedOriginPolicy],
 })
 export class TenantsModule {}

@@ -34,6 +34,14 @@ export class MemberEntity {
   @Column({ type: 'text', name: 'root_member_id' }) rootMemberId: string;
   @Column({ type: 'boolean', name: 'is_active', default: true }) isActive: boolean;
   @Column({ type: 'boolean', name: 'claim_required', default: true }) claimRequired: boolean;
+  /** Members below this one at any depth; kept current when the network changes (no scans). */
+  @Column({ type: 'integer', name: 'downline_count', default: 0 }) downlineCount: number;
+  /** The absolute depth of the deepest member in this one's subtree (its own depth if none). */
+  @Column({ type: 'integer', name: 'deepest_depth', default: 0 }) deepestDepth: number;
+  /** Leads referred by this member, any status; kept by a trigger on leads. */
+  @Column({ type: 'integer', name: 'leads_count', default: 0 }) leadsCount: number;
+  /** Clicks on this member's short links. */
+  @Column({ type: 'integer', name: 'clicks_count', default: 0 }) clicksCount: number;
   /** When the member joined this tenant: the partner list's `joined_at`. */
   @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' }) createdAt: Date;
   @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' }) updatedAt: Date;

@@ -74,15 +74,80 @@ export class MembersRepository {
    * through `ix_members_root`; the caller holds the tenant's tree lock.
    */
   async attachTree(root: MemberEntity, referrer: MemberEntity): Promise<void> {
+    const shift = referrer.depth + 1;
     await this.tx.manager.query(
-      `UPDATE members SET depth = depth + $3, root_member_id = $4, updated_at = now()
+      `UPDATE members
+          SET depth = depth + $3, deepest_depth = deepest_depth + $3, root_member_id = $4,
+              updated_at = now()
         WHERE tenant_id = $1 AND root_member_id = $2`,
-      [root.tenantId, root.id, referrer.depth + 1, referrer.rootMemberId],
+      [root.tenantId, root.id, shift, referrer.rootMemberId],
     );
     await this.repo.update(
       { tenantId: root.tenantId, id: root.id },
       { referrerMemberId: referrer.id },
     );
+    await this.growUpline(
+      root.tenantId,
+      referrer.id,
+      root.downlineCount + 1,
+      root.deepestDepth + shift,
+    );
+  }
+
+  /**
+   * Keeps the network counters current: `from` and each of its uplines gain `members` in their
+   * downline, and their deepest descendant is at least `deepestDepth`. One statement walking the
+   * upline by primary key; the caller holds the tenant's tree lock.
+   */
+  async growUpline(
+    tenantId: string,
+    from: string,
+    members: number,
+    deepestDepth: number,
+  ): Promise<void> {
+    await this.tx.manager.query(
+      `WITH RECURSIVE up AS (
+         SELECT id, referrer_member_id FROM members WHERE tenant_id = $1 AND id = $2
+         UNION ALL
+         SELECT m.id, m.referrer_member_id FROM up
+           JOIN members m ON m.tenant_id = $1 AND m.id = up.referrer_member_id)
+       UPDATE members SET downline_count = downline_count + $3,
+                          deepest_depth = greatest(deepest_depth, $4)
+        WHERE tenant_id = $1 AND id IN (SELECT id FROM up)`,
+      [tenantId, from, members, deepestDepth],
+    );
+  }
+
+  /**
+   * The next level of a subtree: children of `parentIds`, ordered by joined_at then id, at most
+   * `limit`, through ix_members_referrer.
+   */
+  childrenOf(tenantId: string, parentIds: string[], limit: number): Promise<MemberEntity[]> {
+    return this.repo
+      .createQueryBuilder('m')
+      .where('m.tenant_id = :tenantId AND m.referrer_member_id = ANY(:parentIds)', {
+        tenantId,
+        parentIds,
+      })
+      .orderBy('m.created_at', 'ASC')
+      .addOrderBy('m.id', 'ASC')
+      .limit(limit)
+      .getMany();
+  }
+
+  /** A member's first line, newest first. */
+  directReferrals(
+    tenantId: string,
+    memberId: string,
+    offset: number,
+    limit: number,
+  ): Promise<[MemberEntity[], number]> {
+    return this.repo.findAndCount({
+      where: { tenantId, referrerMemberId: memberId },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      skip: offset,
+      take: limit,
+    });
   }
 
   /**

@@ -70,10 +70,15 @@ export class UsersService {
       rootMemberId: referrer ? referrer.rootMemberId : id,
       isActive: true,
       claimRequired: true,
+      downlineCount: 0,
+      deepestDepth: referrer ? referrer.depth + 1 : 0,
+      leadsCount: 0,
+      clicksCount: 0,
       createdAt: now,
       updatedAt: now,
     };
     if (!(await this.members.insertIfAbsent(member))) return null;
+    if (referrer) await this.members.growUpline(tenantId, referrer.id, 1, member.depth);
     return {
       tenant_service_id: id,
       service_user_id: serviceUser.id,
@@ -143,6 +148,45 @@ export class UsersService {
       // Another tenant claimed this vk_id or email a moment ago: look again and share it.
     }
     throw new Error('Could not settle the service user after 3 attempts');
+  }
+
+  /** A member of this tenant by surrogate id, or 404 `user_not_found` (another tenant's too). */
+  async getMember(tenantId: string, memberId: string): Promise<MemberEntity> {
+    const member = await this.members.findById(tenantId, memberId);
+    if (!member) throw new UserNotFoundError(memberId);
+    return member;
+  }
+
+  /**
+   * The subtree below `root`, level by level to `maxDepth`, at most `budget` members in all
+   * (SPEC 4). Each level is one indexed query over the previous level's ids, so the cost follows
+   * what is returned, never the size of the downline.
+   */
+  async subtree(
+    root: MemberEntity,
+    maxDepth: number,
+    budget: number,
+  ): Promise<{ levels: MemberEntity[][]; truncated: boolean }> {
+    const levels: MemberEntity[][] = [[root]];
+    let remaining = budget - 1;
+    let frontier = [root.id];
+    for (let depth = 1; depth <= maxDepth && frontier.length; depth++) {
+      const rows = await this.members.childrenOf(root.tenantId, frontier, remaining + 1);
+      if (rows.length > remaining) {
+        if (remaining > 0) levels.push(rows.slice(0, remaining));
+        return { levels, truncated: true };
+      }
+      if (!rows.length) break;
+      levels.push(rows);
+      remaining -= rows.length;
+      frontier = rows.map((r) => r.id);
+    }
+    return { levels, truncated: false };
+  }
+
+  /** A member's direct referrals, newest first. */
+  directReferrals(tenantId: string, memberId: string, offset: number, limit: number) {
+    return this.members.directReferrals(tenantId, memberId, offset, limit);
   }
 
   /** The tenant's member behind a service user id, or null. */

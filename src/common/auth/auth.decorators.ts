@@ -4,13 +4,15 @@ import {
   ExecutionContext,
   SetMetadata,
 } from '@nestjs/common';
-import { ApiBearerAuth, ApiSecurity } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiHeader, ApiQuery, ApiSecurity } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { AuthenticatedRequest, StaffRole } from './actor';
 
 export type AuthPolicy =
   | { kind: 'public' }
   | { kind: 'tenant-key' }
+  /** Embed Data API: `?tenant=` and an allowed `Origin` (SPEC 4). */
+  | { kind: 'embed-origin' }
   /** `platform`: the platform admin token only; a staff role: that role or higher, or platform. */
   | { kind: 'admin'; role: StaffRole | 'platform' };
 
@@ -24,6 +26,18 @@ export const TenantKey = () =>
   applyDecorators(
     SetMetadata(AUTH_POLICY, { kind: 'tenant-key' } satisfies AuthPolicy),
     ApiSecurity('tenant-key'),
+  );
+
+/** Embed Data API: gated by `?tenant=` and the request's Origin; no credential. */
+export const EmbedOrigin = () =>
+  applyDecorators(
+    SetMetadata(AUTH_POLICY, { kind: 'embed-origin' } satisfies AuthPolicy),
+    ApiQuery({ name: 'tenant', required: true, description: 'The tenant slug', example: 'acme' }),
+    ApiHeader({
+      name: 'Origin',
+      required: true,
+      description: "One of the tenant's allowed_origins",
+    }),
   );
 
 /**

@@ -1,13 +1,14 @@
 import { CanActivate, ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { AppConfig } from '../../config/app-config';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../errors/domain-error';
 import { sha256Hex } from '../ids';
 import { AuthenticatedRequest, roleAllows, StaffRole } from './actor';
 import { AUTH_POLICY, AuthPolicy } from './auth.decorators';
 import { AUTH_LOOKUP, AuthLookup } from './auth-lookup';
+import { ALLOW_ORIGIN, EmbedOriginPolicy } from './embed-origin';
 
 export const TENANT_KEY_HEADER = 'x-service-tenant-key';
 
@@ -24,6 +25,7 @@ export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     @Inject(AUTH_LOOKUP) private readonly lookup: AuthLookup,
+    private readonly embedOrigin: EmbedOriginPolicy,
     config: AppConfig,
   ) {
     this.adminTokenDigest = digest(config.adminToken);
@@ -45,6 +47,12 @@ export class AuthGuard implements CanActivate {
       case 'tenant-key':
         await this.authenticateTenantKey(req);
         return true;
+      case 'embed-origin': {
+        const { tenant, origin } = await this.embedOrigin.resolve(req);
+        context.switchToHttp().getResponse<Response>().setHeader(ALLOW_ORIGIN, origin);
+        req.tenant = tenant;
+        return true;
+      }
       case 'admin':
         await this.authenticateAdmin(req, policy.role);
         return true;

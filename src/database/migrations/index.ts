@@ -1,6 +1,12 @@
 import { MoneyCore1795258187575 } from './1795258187575-MoneyCore';
 import { Webhooks1795260162777 } from './1795260162777-Webhooks';
+import { EmbedReadModel1795260563118 } from './1795260563118-EmbedReadModel';
 import { Init1795257744951 } from './1795257744951-Init';
 
 /** Every migration in order; listed so the app, CLI and tests need no file globbing. */
-export const MIGRATIONS = [Init1795257744951, MoneyCore1795258187575, Webhooks1795260162777];
+export const MIGRATIONS = [
+  Init1795257744951,
+  MoneyCore1795258187575,
+  Webhooks1795260162777,
+  EmbedReadModel1795260563118,
+];

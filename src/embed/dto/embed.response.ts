@@ -1,0 +1,130 @@
+import { PaginationResponse } from '../../common/http/pagination.dto';
+
+export class EmbedBadgeResponse {
+  /** The member's role in the locale. @example "Партнёр" */ role_label: string;
+}
+
+export class EmbedUserResponse {
+  /** @example "mbr_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ id_surrogate: string;
+  /** @example "Maria Ivanova" */ display_name: string;
+  badge: EmbedBadgeResponse;
+  /** True until the person has signed in through the popup once. @example true */
+  claim_required: boolean;
+}
+
+export class EmbedTenantResponse {
+  /** @example "acme" */ slug: string;
+  /** @example "Acme Shop" */ display_name: string;
+}
+
+export class EmbedKpiResponse {
+  /** @example 12 */ leads_count: number;
+  /** @example 150000 */ cleared_kopecks: number;
+  /** @example 37500 */ pending_kopecks: number;
+  /** @example "1 500,00 ₽" */ cleared_formatted: string;
+  /** @example "375,00 ₽" */ pending_formatted: string;
+  /** Clicks on the member's short links (extends the seed). @example 40 */ clicks_count: number;
+}
+
+export class EmbedLeadItemResponse {
+  /** @example "lead_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ id: string;
+  /** @example "new" */ status: string;
+  /** @example "Новый" */ status_human: string;
+  /** @example "Ivan Petrov" */ contact_name: string;
+  /** @example "5 минут назад" */ relative_time: string;
+  /** @example "2026-11-21T09:30:00.000Z" */ created_at: string;
+}
+
+export class EmbedTransactionResponse {
+  /** @example "bns_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ bonus_id: string;
+  /** @example "approved" */ status: string;
+  /** @example "Начислен" */ status_human: string;
+  /** @example 125000 */ amount_kopecks: number;
+  /** @example "1 250,00 ₽" */ amount_formatted: string;
+  /** @example "RUB" */ currency: string;
+  /** @example "conversion" */ source_type: string;
+  /** @example "cnv_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ source_id: string;
+  /** Null for lead and manual bonuses. @example "referrer" */ tier: string | null;
+  /** @example "2026-11-21T09:30:00.000Z" */ created_at: string;
+  /** @example "2 часа назад" */ relative_time: string;
+}
+
+export class EmbedCabinetResponse {
+  user: EmbedUserResponse;
+  tenant: EmbedTenantResponse;
+  kpi: EmbedKpiResponse;
+  recent_leads: EmbedLeadItemResponse[];
+  transactions: EmbedTransactionResponse[];
+}
+
+export class EmbedTotalsResponse {
+  /** @example 150000 */ cleared_kopecks: number;
+  /** @example 37500 */ pending_kopecks: number;
+  /** @example "1 500,00 ₽" */ cleared_formatted: string;
+  /** @example "375,00 ₽" */ pending_formatted: string;
+  /** @example "RUB" */ currency: string;
+}
+
+export class EmbedAccountResponse {
+  /** @example "RUB" */ currency: string;
+  /** @example 150000 */ cleared_kopecks: number;
+  /** @example 37500 */ pending_kopecks: number;
+  /** @example "1 500,00 ₽" */ cleared_formatted: string;
+  /** @example "375,00 ₽" */ pending_formatted: string;
+}
+
+export class EmbedBonusesResponse {
+  user: EmbedUserResponse;
+  tenant: EmbedTenantResponse;
+  totals: EmbedTotalsResponse;
+  accounts: EmbedAccountResponse[];
+  transactions: EmbedTransactionResponse[];
+  pagination: PaginationResponse;
+}
+
+export class EmbedLeadFiltersResponse {
+  /** @example "all" */ status: string;
+}
+
+export class EmbedLeadsResponse {
+  user: EmbedUserResponse;
+  tenant: EmbedTenantResponse;
+  leads: EmbedLeadItemResponse[];
+  filters: EmbedLeadFiltersResponse;
+  pagination: PaginationResponse;
+}
+
+export class EmbedTreeNodeResponse {
+  /** @example "mbr_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ user_id: string;
+  /** @example "Maria Ivanova" */ display_name: string;
+  /** 0 for the root. @example 1 */ depth: number;
+  /** Null for the root. @example "mbr_01JD0Z5T1X7J2K3L4M5N6P7Q8R" */ parent_user_id: string | null;
+}
+
+export class EmbedTreeResponse {
+  user: EmbedUserResponse;
+  tenant: EmbedTenantResponse;
+  root: EmbedTreeNodeResponse;
+  /** levels[0] = [root]; levels[n] the nodes at depth n. */
+  levels: EmbedTreeNodeResponse[][];
+  /** Every descendant at any depth. @example 1250 */ total_downline: number;
+  /** True when some node lies deeper than max_depth. @example true */ hit_depth_cap: boolean;
+  /** @example 3 */ max_depth: number;
+  /** Present (true) when the 1000-node cut applied (extends the seed). @example true */
+  truncated?: boolean;
+}
+
+export class EmbedPartnerResponse {
+  /** @example "mbr_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ user_id: string;
+  /** @example "Ivan Petrov" */ display_name: string;
+  /** @example "partner" */ partnership_role: string;
+  /** @example "2026-11-21T09:30:00.000Z" */ joined_at: string;
+  /** @example true */ is_active: boolean;
+}
+
+export class EmbedPartnersResponse {
+  user: EmbedUserResponse;
+  tenant: EmbedTenantResponse;
+  partners: EmbedPartnerResponse[];
+  pagination: PaginationResponse;
+}

@@ -1,0 +1,89 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { CurrentTenant, EmbedOrigin } from '../common/auth/auth.decorators';
+import { ApiProblems } from '../common/errors/problem.response';
+import type { TenantEntity } from '../tenants/tenant.entity';
+import {
+  EmbedLeadsQueryDto,
+  EmbedPageQueryDto,
+  EmbedQueryDto,
+  EmbedTreeQueryDto,
+} from './dto/embed-queries.dto';
+import {
+  EmbedBonusesResponse,
+  EmbedCabinetResponse,
+  EmbedLeadsResponse,
+  EmbedPartnersResponse,
+  EmbedTreeResponse,
+} from './dto/embed.response';
+import { EmbedDataService } from './embed-data.service';
+
+const PROBLEMS = [
+  400,
+  [403, 'origin_not_allowed'],
+  [404, 'user_not_found'],
+  [404, 'tenant_not_found'],
+] as [number, string][];
+
+/** The widget reads (seed 4.1): no bearer, gated by `?tenant=` and the request's Origin. */
+@ApiTags('embed')
+@Controller('embed/v1/data')
+@EmbedOrigin()
+export class EmbedDataController {
+  constructor(private readonly embed: EmbedDataService) {}
+
+  /** The partner's cabinet: KPIs, the 5 newest leads and the 10 newest transactions. */
+  @Get('cabinet/:user_id')
+  @ApiProblems(...PROBLEMS)
+  cabinet(
+    @CurrentTenant() tenant: TenantEntity,
+    @Param('user_id') userId: string,
+    @Query() query: EmbedQueryDto,
+  ): Promise<EmbedCabinetResponse> {
+    return this.embed.cabinet(tenant, userId, query);
+  }
+
+  /** Totals in the tenant currency, one account per currency, and paginated transactions. */
+  @Get('bonuses/:user_id')
+  @ApiProblems(...PROBLEMS)
+  bonuses(
+    @CurrentTenant() tenant: TenantEntity,
+    @Param('user_id') userId: string,
+    @Query() query: EmbedPageQueryDto,
+  ): Promise<EmbedBonusesResponse> {
+    return this.embed.bonuses(tenant, userId, query);
+  }
+
+  /** The partner's referred leads, newest first, filtered by status. */
+  @Get('leads/:user_id')
+  @ApiProblems(...PROBLEMS)
+  leads(
+    @CurrentTenant() tenant: TenantEntity,
+    @Param('user_id') userId: string,
+    @Query() query: EmbedLeadsQueryDto,
+  ): Promise<EmbedLeadsResponse> {
+    return this.embed.leadsOf(tenant, userId, query);
+  }
+
+  /** The downline level by level to max_depth (1–20), at most 1000 nodes. */
+  @Get('referral-tree/:user_id')
+  @ApiProblems(...PROBLEMS)
+  tree(
+    @CurrentTenant() tenant: TenantEntity,
+    @Param('user_id') userId: string,
+    @Query() query: EmbedTreeQueryDto,
+  ): Promise<EmbedTreeResponse> {
+    return this.embed.tree(tenant, userId, query);
+  }
+
+  /** The partner's direct referrals, newest first. */
+  @Get('partners/:user_id')
+  @ApiProblems(...PROBLEMS)
+  partners(
+    @CurrentTenant() tenant: TenantEntity,
+    @Param('user_id') userId: string,
+    @Query() query: EmbedPageQueryDto,
+  ): Promise<EmbedPartnersResponse> {
+    return this.embed.partners(tenant, userId, query);
+  }
+}

@@ -1,0 +1,237 @@
+import { Injectable } from '@nestjs/common';
+import type { BonusEntity } from '../bonuses/bonus.entity';
+import { BonusesService } from '../bonuses/bonuses.service';
+import { offsetOf, pagination } from '../common/http/pagination.dto';
+import { formatMoney, label, relativeTime, type UiLocale, uiLocale } from '../common/i18n/format';
+import type { LeadEntity } from '../leads/lead.entity';
+import { LeadsService } from '../leads/leads.service';
+import type { TenantEntity } from '../tenants/tenant.entity';
+import type { MemberEntity } from '../users/member.entity';
+import { UsersService } from '../users/users.service';
+import type {
+  EmbedLeadsQueryDto,
+  EmbedPageQueryDto,
+  EmbedQueryDto,
+  EmbedTreeQueryDto,
+} from './dto/embed-queries.dto';
+import type {
+  EmbedBonusesResponse,
+  EmbedCabinetResponse,
+  EmbedLeadItemResponse,
+  EmbedLeadsResponse,
+  EmbedPartnersResponse,
+  EmbedTransactionResponse,
+  EmbedTreeNodeResponse,
+  EmbedTreeResponse,
+  EmbedUserResponse,
+} from './dto/embed.response';
+
+/** At most this many tree nodes in one answer, filled level by level (SPEC 4). */
+export const TREE_NODE_BUDGET = 1000;
+const RECENT_LEADS = 5;
+const RECENT_TRANSACTIONS = 10;
+
+/**
+ * The five widget reads (seed 4.1, SPEC 4). Every figure comes from kept counters and balances
+ * or from one indexed page of rows; nothing here scans a member's downline or history.
+ */
+@Injectable()
+export class EmbedDataService {
+  constructor(
+    private readonly users: UsersService,
+    private readonly leads: LeadsService,
+    private readonly bonusLedger: BonusesService,
+  ) {}
+
+  async cabinet(
+    tenant: TenantEntity,
+    userId: string,
+    query: EmbedQueryDto,
+  ): Promise<EmbedCabinetResponse> {
+    const locale = uiLocale(query.locale, tenant.locale);
+    const member = await this.users.getMember(tenant.id, userId);
+    const [balances, recentLeads, recentBonuses] = await Promise.all([
+      this.bonusLedger.balances(tenant.id, member.id),
+      this.leads.recentForReferrer(tenant.id, member.id, RECENT_LEADS),
+      this.bonusLedger.recentForMember(tenant.id, member.id, RECENT_TRANSACTIONS),
+    ]);
+    const own = balances.find((b) => b.currency === tenant.currency);
+    const cleared = own?.clearedKopecks ?? 0;
+    const pending = own?.pendingKopecks ?? 0;
+    return {
+      user: userBlock(member, locale),
+      tenant: tenantBlock(tenant),
+      kpi: {
+        leads_count: member.leadsCount,
+        cleared_kopecks: cleared,
+        pending_kopecks: pending,
+        cleared_formatted: formatMoney(cleared, tenant.currency, locale),
+        pending_formatted: formatMoney(pending, tenant.currency, locale),
+        clicks_count: member.clicksCount,
+      },
+      recent_leads: recentLeads.map((l) => leadItem(l, locale)),
+      transactions: recentBonuses.map((b) => transaction(b, locale)),
+    };
+  }
+
+  async bonuses(
+    tenant: TenantEntity,
+    userId: string,
+    query: EmbedPageQueryDto,
+  ): Promise<EmbedBonusesResponse> {
+    const locale = uiLocale(query.locale, tenant.locale);
+    const member = await this.users.getMember(tenant.id, userId);
+    const [balances, [rows, total]] = await Promise.all([
+      this.bonusLedger.balances(tenant.id, member.id),
+      this.bonusLedger.forMember(tenant.id, member.id, offsetOf(query), query.page_size),
+    ]);
+    const own = balances.find((b) => b.currency === tenant.currency);
+    const money = (kopecks: number, currency: string) => formatMoney(kopecks, currency, locale);
+    return {
+      user: userBlock(member, locale),
+      tenant: tenantBlock(tenant),
+      totals: {
+        cleared_kopecks: own?.clearedKopecks ?? 0,
+        pending_kopecks: own?.pendingKopecks ?? 0,
+        cleared_formatted: money(own?.clearedKopecks ?? 0, tenant.currency),
+        pending_formatted: money(own?.pendingKopecks ?? 0, tenant.currency),
+        currency: tenant.currency,
+      },
+      accounts: balances.map((b) => ({
+        currency: b.currency,
+        cleared_kopecks: b.clearedKopecks,
+        pending_kopecks: b.pendingKopecks,
+        cleared_formatted: money(b.clearedKopecks, b.currency),
+        pending_formatted: money(b.pendingKopecks, b.currency),
+      })),
+      transactions: rows.map((b) => transaction(b, locale)),
+      pagination: pagination(query, total),
+    };
+  }
+
+  async leadsOf(
+    tenant: TenantEntity,
+    userId: string,
+    query: EmbedLeadsQueryDto,
+  ): Promise<EmbedLeadsResponse> {
+    const locale = uiLocale(query.locale, tenant.locale);
+    const member = await this.users.getMember(tenant.id, userId);
+    const status = query.status === 'all' ? undefined : query.status;
+    const [rows, total] = await this.leads.forReferrer(
+      tenant.id,
+      member.id,
+      status,
+      offsetOf(query),
+      query.page_size,
+    );
+    return {
+      user: userBlock(member, locale),
+      tenant: tenantBlock(tenant),
+      leads: rows.map((l) => leadItem(l, locale)),
+      filters: { status: query.status },
+      pagination: pagination(query, total),
+    };
+  }
+
+  async tree(
+    tenant: TenantEntity,
+    userId: string,
+    query: EmbedTreeQueryDto,
+  ): Promise<EmbedTreeResponse> {
+    const locale = uiLocale(query.locale, tenant.locale);
+    const member = await this.users.getMember(tenant.id, userId);
+    const { levels, truncated } = await this.users.subtree(
+      member,
+      query.max_depth,
+      TREE_NODE_BUDGET,
+    );
+    const node = (m: MemberEntity): EmbedTreeNodeResponse => ({
+      user_id: m.id,
+      display_name: displayName(m, locale),
+      depth: m.depth - member.depth,
+      parent_user_id: m.id === member.id ? null : m.referrerMemberId,
+    });
+    const nodes = levels.map((level) => level.map(node));
+    return {
+      user: userBlock(member, locale),
+      tenant: tenantBlock(tenant),
+      root: nodes[0][0],
+      levels: nodes,
+      total_downline: member.downlineCount,
+      hit_depth_cap: member.deepestDepth - member.depth > query.max_depth,
+      max_depth: query.max_depth,
+      ...(truncated ? { truncated: true } : {}),
+    };
+  }
+
+  async partners(
+    tenant: TenantEntity,
+    userId: string,
+    query: EmbedPageQueryDto,
+  ): Promise<EmbedPartnersResponse> {
+    const locale = uiLocale(query.locale, tenant.locale);
+    const member = await this.users.getMember(tenant.id, userId);
+    const [rows, total] = await this.users.directReferrals(
+      tenant.id,
+      member.id,
+      offsetOf(query),
+      query.page_size,
+    );
+    return {
+      user: userBlock(member, locale),
+      tenant: tenantBlock(tenant),
+      partners: rows.map((m) => ({
+        user_id: m.id,
+        display_name: displayName(m, locale),
+        partnership_role: m.role,
+        joined_at: m.createdAt.toISOString(),
+        is_active: m.isActive,
+      })),
+      pagination: pagination(query, total),
+    };
+  }
+}
+
+function displayName(member: MemberEntity, locale: UiLocale): string {
+  return member.fullName ?? label('role', member.role, locale);
+}
+
+function userBlock(member: MemberEntity, locale: UiLocale): EmbedUserResponse {
+  return {
+    id_surrogate: member.id,
+    display_name: displayName(member, locale),
+    badge: { role_label: label('role', member.role, locale) },
+    claim_required: member.claimRequired,
+  };
+}
+
+function tenantBlock(tenant: TenantEntity) {
+  return { slug: tenant.slug, display_name: tenant.displayName };
+}
+
+function leadItem(lead: LeadEntity, locale: UiLocale): EmbedLeadItemResponse {
+  return {
+    id: lead.id,
+    status: lead.status,
+    status_human: label('lead', lead.status, locale),
+    contact_name: lead.contactName,
+    relative_time: relativeTime(lead.createdAt, locale),
+    created_at: lead.createdAt.toISOString(),
+  };
+}
+
+function transaction(bonus: BonusEntity, locale: UiLocale): EmbedTransactionResponse {
+  return {
+    bonus_id: bonus.id,
+    status: bonus.status,
+    status_human: label('bonus', bonus.status, locale),
+    amount_kopecks: bonus.amountKopecks,
+    amount_formatted: formatMoney(bonus.amountKopecks, bonus.currency, locale),
+    currency: bonus.currency,
+    source_type: bonus.sourceType,
+    source_id: bonus.sourceId,
+    tier: bonus.tier,
+    created_at: bonus.createdAt.toISOString(),
+    relative_time: relativeTime(bonus.createdAt, locale),
+  };
+}

@@ -1,0 +1,22 @@
+import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { BonusesModule } from '../bonuses/bonuses.module';
+import { EmbedCorsMiddleware } from '../common/http/embed-cors.middleware';
+import { LeadsModule } from '../leads/leads.module';
+import { TenantsModule } from '../tenants/tenants.module';
+import { UsersModule } from '../users/users.module';
+import { EmbedDataController } from './embed-data.controller';
+import { EmbedDataService } from './embed-data.service';
+
+/** The Embed Data API (widgets' reads) and the CORS rules of every /embed path. */
+@Module({
+  imports: [TenantsModule, UsersModule, LeadsModule, BonusesModule],
+  controllers: [EmbedDataController],
+  providers: [EmbedDataService],
+})
+export class EmbedModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer
+      .apply(EmbedCorsMiddleware)
+      .forRoutes({ path: 'embed/*path', method: RequestMethod.ALL });
+  }
+}
