@@ -6,12 +6,15 @@ import { BullModule } from '@nestjs/bull';
 import { AuditModule } from './audit/audit.module';
 import { BonusesModule, BonusesWorkerModule } from './bonuses/bonuses.module';
 import { ConversionsModule } from './conversions/conversions.module';
+import { DeeplinksModule } from './deeplinks/deeplinks.module';
 import { EmbedModule } from './embed/embed.module';
 import { EventsModule } from './events/events.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { LeadsModule } from './leads/leads.module';
+import { OauthModule } from './oauth/oauth.module';
 import { OffersModule } from './offers/offers.module';
 import { AuthGuard } from './common/auth/auth.guard';
+import { AuthModule } from './common/auth/auth.module';
 import { ProblemFilter } from './common/errors/problem.filter';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -43,6 +46,7 @@ export class AppModule {
           },
         }),
         DatabaseModule,
+        AuthModule,
         RedisModule,
         BullModule.forRoot({ redis: config.redisUrl, prefix: config.queuePrefix }),
         EventsModule,
@@ -57,6 +61,8 @@ export class AppModule {
         ConversionsModule,
         WebhooksModule,
         EmbedModule,
+        OauthModule,
+        DeeplinksModule,
         // Queue consumers run only where PROCESS_ROLE asks for a worker.
         ...(config.processRole === 'api' ? [] : [BonusesWorkerModule, WebhooksWorkerModule]),
       ],

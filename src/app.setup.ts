@@ -2,6 +2,7 @@ import { INestApplication, ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import express from 'express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
@@ -24,6 +25,8 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.use(requestIdMiddleware, httpMetricsMiddleware, helmet(), ...jsonBodyMiddlewares());
+  // The HTML pages (popup, landing page) post plain forms.
+  app.use(['/oauth', '/s'], express.urlencoded({ extended: false, limit: '16kb' }));
   app.useGlobalPipes(
     new ValidationPipe({
       whitelist: true,
@@ -52,6 +55,10 @@ export function setupOpenApi(app: INestApplication, config: AppConfig): void {
       .addBearerAuth(
         { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN or a staff token stf_…' },
         'admin',
+      )
+      .addBearerAuth(
+        { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The popup JWT' },
+        'embed',
       )
       .build(),
   );

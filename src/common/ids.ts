@@ -18,6 +18,7 @@ export const ID_PREFIX = {
   tenantKey: 'key',
   staffToken: 'stt',
   audit: 'aud',
+  signInCode: 'sic',
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 

@@ -113,7 +113,7 @@ describe('loadConfig', () => {
         jwtSecret: SECRETS.JWT_SECRET,
         refSigningSecret: SECRETS.REF_SIGNING_SECRET,
       });
-      expect(config.webhook).toEqual({
+      expect(config.webhook).toMatchObject({
         retryDelaysMs: [100, 200, 300],
         timeoutMs: 2500,
         allowPrivateTargets: true,

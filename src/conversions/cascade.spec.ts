@@ -111,7 +111,7 @@ describe('tierAmount', () => {
           expect(BigInt(got)).toBe((BigInt(amount) * BigInt(bp)) / 10000n);
         },
       ),
-      { numRuns: 2000 },
+      { numRuns: 500 },
     );
   });
 });
@@ -203,7 +203,7 @@ describe('cascade (properties)', () => {
           expect(chain[i].isActive).toBe(true);
         }
       }),
-      { numRuns: 1000 },
+      { numRuns: 500 },
     );
   });
 
@@ -219,7 +219,7 @@ describe('cascade (properties)', () => {
         }
         expect(shares.length).toBeLessThanOrEqual(Math.min(tiers.length, chain.length));
       }),
-      { numRuns: 1000 },
+      { numRuns: 500 },
     );
   });
 
@@ -228,7 +228,7 @@ describe('cascade (properties)', () => {
       fc.property(amountArb, mixedTiersArb, chainArb, (amount, tiers, chain) => {
         expect(cascade(amount, tiers, chain)).toEqual(expectedShares(amount, tiers, chain));
       }),
-      { numRuns: 1000 },
+      { numRuns: 500 },
     );
   });
 

@@ -2,9 +2,12 @@ import { AuditEntryEntity } from '../audit/audit-entry.entity';
 import { BonusEntity } from '../bonuses/bonus.entity';
 import { MemberBalanceEntity } from '../bonuses/member-balance.entity';
 import { ConversionEntity } from '../conversions/conversion.entity';
+import { DeeplinkEntity } from '../deeplinks/deeplink.entity';
 import { EventEntity } from '../events/event.entity';
 import { IdempotencyKeyEntity } from '../idempotency/idempotency-key.entity';
 import { LeadEntity } from '../leads/lead.entity';
+import { ConsentTokenEntity, SessionEntity } from '../oauth/session.entity';
+import { SignInCodeEntity } from '../oauth/sign-in-code.entity';
 import { OfferEntity } from '../offers/offer.entity';
 import { StaffTokenEntity } from '../tenants/staff-token.entity';
 import { TenantKeyEntity } from '../tenants/tenant-key.entity';
@@ -33,4 +36,8 @@ export const ENTITIES = [
   WebhookEndpointEntity,
   WebhookDeliveryEntity,
   WebhookAttemptEntity,
+  DeeplinkEntity,
+  SignInCodeEntity,
+  SessionEntity,
+  ConsentTokenEntity,
 ];

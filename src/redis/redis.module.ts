@@ -1,8 +1,10 @@
 import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { AppConfig } from '../config/app-config';
+import { RateLimiter } from '../common/http/rate-limiter';
+import { REDIS } from './redis.token';
 
-export const REDIS = Symbol('REDIS');
+export { REDIS } from './redis.token';
 
 /**
  * One shared ioredis client for the service's own use (readiness, rate-limit counters). Commands
@@ -32,7 +34,8 @@ class RedisShutdown implements OnApplicationShutdown {
         }).on('error', () => undefined),
     },
     RedisShutdown,
+    RateLimiter,
   ],
-  exports: [REDIS],
+  exports: [REDIS, RateLimiter],
 })
 export class RedisModule {}

@@ -14,6 +14,10 @@ export class TenantsRepository {
     return this.repo.findOneBy({ slug });
   }
 
+  findById(tenantId: string): Promise<TenantEntity | null> {
+    return this.repo.findOneBy({ id: tenantId });
+  }
+
   /** Locks the tenant row for the rest of the transaction: serialises per-tenant limits. */
   lock(tenantId: string): Promise<TenantEntity | null> {
     return this.repo.findOne({ where: { id: tenantId }, lock: { mode: 'pessimistic_write' } });

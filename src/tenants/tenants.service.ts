@@ -101,6 +101,10 @@ export class TenantsService implements AuthLookup {
     return this.tenants.findBySlug(slug);
   }
 
+  tenantById(tenantId: string): Promise<TenantEntity | null> {
+    return this.tenants.findById(tenantId);
+  }
+
   async tenantByKeyHash(keyHash: string) {
     const found = await this.keys.findActiveByHash(keyHash);
     return found && { tenant: found.tenant, keyId: found.key.id, keyName: found.key.name };

@@ -21,6 +21,25 @@ export class MembersRepository {
     return this.repo.findOneBy({ tenantId, id: memberId });
   }
 
+  /** A member by email, case-insensitively (ix_members_email); the oldest if several share it. */
+  findByEmail(tenantId: string, email: string): Promise<MemberEntity | null> {
+    return this.repo
+      .createQueryBuilder('m')
+      .where('m.tenant_id = :tenantId AND lower(m.email) = :email', {
+        tenantId,
+        email: email.toLowerCase(),
+      })
+      .orderBy('m.created_at', 'ASC')
+      .getOne();
+  }
+
+  async markClaimed(tenantId: string, memberId: string): Promise<void> {
+    await this.repo.update(
+      { tenantId, id: memberId, claimRequired: true },
+      { claimRequired: false },
+    );
+  }
+
   findByServiceUser(tenantId: string, serviceUserId: string): Promise<MemberEntity | null> {
     return this.repo.findOneBy({ tenantId, serviceUserId });
   }

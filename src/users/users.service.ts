@@ -1,6 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { Actor } from '../common/auth/actor';
+import { ValidationFailedError } from '../common/errors/domain-error';
 import { newId } from '../common/ids';
+import { AppConfig } from '../config/app-config';
+import { InvalidRefError } from '../deeplinks/deeplink.errors';
+import { verifyRef } from '../deeplinks/signed-ref';
 import { TransactionHost } from '../database/transaction-host';
 import { AuditService } from '../audit/audit.service';
 import type { MemberStatusResponse } from './dto/member-status.response';
@@ -21,6 +25,7 @@ export class UsersService {
     private readonly members: MembersRepository,
     private readonly serviceUsers: ServiceUsersRepository,
     private readonly audit: AuditService,
+    private readonly config: AppConfig,
   ) {}
 
   /**
@@ -29,12 +34,13 @@ export class UsersService {
    * the cycle check and the move cannot interleave with another change to the network.
    */
   upsert(tenantId: string, dto: UpsertUserDto): Promise<UpsertUserResponse> {
+    const referrerUserId = this.referrerOf(tenantId, dto);
     return this.tx.transaction(async () => {
-      if (dto.referrer_user_id) await this.members.lockTree(tenantId);
-      const referrer = dto.referrer_user_id
-        ? await this.members.findByServiceUser(tenantId, dto.referrer_user_id)
+      if (referrerUserId) await this.members.lockTree(tenantId);
+      const referrer = referrerUserId
+        ? await this.members.findByServiceUser(tenantId, referrerUserId)
         : null;
-      if (dto.referrer_user_id && !referrer) throw new ReferrerNotFoundError(dto.referrer_user_id);
+      if (referrerUserId && !referrer) throw new ReferrerNotFoundError(referrerUserId);
 
       const existing = await this.members.findByExternalIdForUpdate(tenantId, dto.external_id);
       if (existing) return this.updateMember(existing, dto, referrer);
@@ -45,6 +51,19 @@ export class UsersService {
       const winner = (await this.members.findByExternalIdForUpdate(tenantId, dto.external_id))!;
       return this.updateMember(winner, dto, referrer);
     });
+  }
+
+  /** The referrer named by `referrer_user_id` or by a verified `signed_ref` (not both). */
+  private referrerOf(tenantId: string, dto: UpsertUserDto): string | undefined {
+    if (dto.signed_ref === undefined) return dto.referrer_user_id;
+    if (dto.referrer_user_id !== undefined) {
+      throw new ValidationFailedError([
+        { field: 'signed_ref', message: 'give either referrer_user_id or signed_ref, not both' },
+      ]);
+    }
+    const claims = verifyRef(dto.signed_ref, this.config.refSigningSecret, tenantId);
+    if (!claims) throw new InvalidRefError();
+    return claims.r;
   }
 
   private async createMember(
@@ -187,6 +206,15 @@ export class UsersService {
   /** A member's direct referrals, newest first. */
   directReferrals(tenantId: string, memberId: string, offset: number, limit: number) {
     return this.members.directReferrals(tenantId, memberId, offset, limit);
+  }
+
+  findByEmail(tenantId: string, email: string): Promise<MemberEntity | null> {
+    return this.members.findByEmail(tenantId, email);
+  }
+
+  /** Signing in through the popup once clears `claim_required` (SPEC 4). */
+  markClaimed(tenantId: string, memberId: string): Promise<void> {
+    return this.members.markClaimed(tenantId, memberId);
   }
 
   /** The tenant's member behind a service user id, or null. */

@@ -12,6 +12,8 @@ export type Actor =
 export interface AuthenticatedRequest {
   tenant?: TenantEntity;
   actor?: Actor;
+  /** The member an embed bearer token was issued to. */
+  memberId?: string;
 }
 
 const RANK: Record<StaffRole, number> = { viewer: 1, manager: 2, owner: 3 };

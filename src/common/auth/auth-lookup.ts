@@ -7,6 +7,7 @@ import type { TenantEntity } from '../../tenants/tenant.entity';
  */
 export interface AuthLookup {
   tenantBySlug(slug: string): Promise<TenantEntity | null>;
+  tenantById(tenantId: string): Promise<TenantEntity | null>;
   tenantByKeyHash(
     keyHash: string,
   ): Promise<{ tenant: TenantEntity; keyId: string; keyName: string | null } | null>;

@@ -12,7 +12,9 @@ export type AuthPolicy =
   | { kind: 'public' }
   | { kind: 'tenant-key' }
   /** Embed Data API: `?tenant=` and an allowed `Origin` (SPEC 4). */
-  | { kind: 'embed-origin' }
+  | { kind: 'embed-origin'; allowOwnOrigin?: boolean }
+  /** Embed Action API: the Origin gate plus the popup's bearer JWT of the same tenant. */
+  | { kind: 'embed-bearer' }
   /** `platform`: the platform admin token only; a staff role: that role or higher, or platform. */
   | { kind: 'admin'; role: StaffRole | 'platform' };
 
@@ -29,9 +31,9 @@ export const TenantKey = () =>
   );
 
 /** Embed Data API: gated by `?tenant=` and the request's Origin; no credential. */
-export const EmbedOrigin = () =>
+export const EmbedOrigin = (options: { allowOwnOrigin?: boolean } = {}) =>
   applyDecorators(
-    SetMetadata(AUTH_POLICY, { kind: 'embed-origin' } satisfies AuthPolicy),
+    SetMetadata(AUTH_POLICY, { kind: 'embed-origin', ...options } satisfies AuthPolicy),
     ApiQuery({ name: 'tenant', required: true, description: 'The tenant slug', example: 'acme' }),
     ApiHeader({
       name: 'Origin',
@@ -39,6 +41,26 @@ export const EmbedOrigin = () =>
       description: "One of the tenant's allowed_origins",
     }),
   );
+
+/** Embed Action API: an allowed Origin and `Authorization: Bearer <popup JWT>` (SPEC 5). */
+export const EmbedBearer = () =>
+  applyDecorators(
+    SetMetadata(AUTH_POLICY, { kind: 'embed-bearer' } satisfies AuthPolicy),
+    ApiBearerAuth('embed'),
+    ApiQuery({ name: 'tenant', required: true, description: 'The tenant slug', example: 'acme' }),
+    ApiHeader({
+      name: 'Origin',
+      required: true,
+      description: "One of the tenant's allowed_origins",
+    }),
+  );
+
+/** The member the embed bearer token was issued to (`sub`). */
+export const CurrentMemberId = createParamDecorator((_: unknown, ctx: ExecutionContext) => {
+  const memberId = ctx.switchToHttp().getRequest<Request & AuthenticatedRequest>().memberId;
+  if (!memberId) throw new Error('CurrentMemberId used on a route without @EmbedBearer()');
+  return memberId;
+});
 
 /**
  * Admin API: the platform admin token, or a staff token of the tenant named by `:slug` whose role

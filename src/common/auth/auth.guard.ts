@@ -9,6 +9,7 @@ import { AuthenticatedRequest, roleAllows, StaffRole } from './actor';
 import { AUTH_POLICY, AuthPolicy } from './auth.decorators';
 import { AUTH_LOOKUP, AuthLookup } from './auth-lookup';
 import { ALLOW_ORIGIN, EmbedOriginPolicy } from './embed-origin';
+import { EmbedTokenService } from './embed-token.service';
 
 export const TENANT_KEY_HEADER = 'x-service-tenant-key';
 
@@ -26,6 +27,7 @@ export class AuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     @Inject(AUTH_LOOKUP) private readonly lookup: AuthLookup,
     private readonly embedOrigin: EmbedOriginPolicy,
+    private readonly embedTokens: EmbedTokenService,
     config: AppConfig,
   ) {
     this.adminTokenDigest = digest(config.adminToken);
@@ -47,10 +49,22 @@ export class AuthGuard implements CanActivate {
       case 'tenant-key':
         await this.authenticateTenantKey(req);
         return true;
-      case 'embed-origin': {
-        const { tenant, origin } = await this.embedOrigin.resolve(req);
+      case 'embed-origin':
+      case 'embed-bearer': {
+        const allowOwn = policy.kind === 'embed-origin' && policy.allowOwnOrigin === true;
+        const { tenant, origin } = await this.embedOrigin.resolve(req, allowOwn);
         context.switchToHttp().getResponse<Response>().setHeader(ALLOW_ORIGIN, origin);
         req.tenant = tenant;
+        if (policy.kind === 'embed-bearer') {
+          const claims = this.embedTokens.verify(bearer(req) ?? '');
+          if (claims.tid !== tenant.id) {
+            throw new ForbiddenError(
+              'This token was issued for another tenant.',
+              'tenant_mismatch',
+            );
+          }
+          req.memberId = claims.sub;
+        }
         return true;
       }
       case 'admin':

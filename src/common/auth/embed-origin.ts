@@ -25,7 +25,11 @@ export class EmbedOriginPolicy {
     this.ownOrigin = new URL(config.publicBaseUrl).origin;
   }
 
-  async resolve(req: Request): Promise<{ tenant: TenantEntity; origin: string }> {
+  /** `allowOwnOrigin`: the service's own pages (the landing page's lead form) may call too. */
+  async resolve(
+    req: Request,
+    allowOwnOrigin = false,
+  ): Promise<{ tenant: TenantEntity; origin: string }> {
     const slug = req.query.tenant;
     if (typeof slug !== 'string' || slug.length === 0) {
       throw new ValidationFailedError([
@@ -35,7 +39,10 @@ export class EmbedOriginPolicy {
     const tenant = await this.lookup.tenantBySlug(slug);
     if (!tenant) throw new NotFoundError('tenant_not_found', `No tenant with slug "${slug}".`);
     const origin = this.originOf(req);
-    if (!origin || !tenant.allowedOrigins.includes(origin)) {
+    const allowed =
+      origin &&
+      (tenant.allowedOrigins.includes(origin) || (allowOwnOrigin && origin === this.ownOrigin));
+    if (!allowed) {
       throw new DomainError(
         403,
         'origin_not_allowed',
@@ -46,7 +53,7 @@ export class EmbedOriginPolicy {
         { [ALLOW_ORIGIN]: '' },
       );
     }
-    return { tenant, origin };
+    return { tenant, origin: origin! };
   }
 
   private originOf(req: Request): string | undefined {

@@ -33,4 +33,10 @@ export class UpsertUserDto {
   @IsOptional()
   @Matches(SERVICE_USER_ID, { message: 'must be a service user id (usr_…)' })
   referrer_user_id?: string;
+
+  /**
+   * Instead of referrer_user_id: the `signed_ref` a visitor arrived with (from a referral link);
+   * its referrer is used. A changed byte or another tenant's ref is 422 invalid_ref.
+   */
+  @IsOptional() @IsString() @Length(1, 1024) signed_ref?: string;
 }

@@ -1,0 +1,16 @@
+import { UnprocessableError } from '../common/errors/domain-error';
+
+export class TargetNotAllowedError extends UnprocessableError {
+  constructor() {
+    super(
+      'target_not_allowed',
+      "The target is not an https URL on one of the tenant's allowed hosts (or not a valid id).",
+    );
+  }
+}
+
+export class InvalidRefError extends UnprocessableError {
+  constructor() {
+    super('invalid_ref', 'The ref is not a valid signed reference of this tenant.');
+  }
+}

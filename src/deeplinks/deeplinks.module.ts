@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { LeadsModule } from '../leads/leads.module';
+import { TenantsModule } from '../tenants/tenants.module';
+import { UsersModule } from '../users/users.module';
+import { DeeplinksRepository } from './deeplinks.repository';
+import { DeeplinksService } from './deeplinks.service';
+import { LeadFormController } from './lead-form.controller';
+import { ReferralLinkController } from './referral-link.controller';
+import { ShortLinkController } from './short-link.controller';
+
+/** Referral short links, their landing page, and the lead form that takes a signed ref. */
+@Module({
+  imports: [TenantsModule, UsersModule, LeadsModule],
+  controllers: [ReferralLinkController, ShortLinkController, LeadFormController],
+  providers: [DeeplinksRepository, DeeplinksService],
+})
+export class DeeplinksModule {}

@@ -1,0 +1,64 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '../database/transaction-host';
+import { DeeplinkEntity } from './deeplink.entity';
+
+@Injectable()
+export class DeeplinksRepository {
+  constructor(private readonly tx: TransactionHost) {}
+
+  private get repo() {
+    return this.tx.manager.getRepository(DeeplinkEntity);
+  }
+
+  /**
+   * Inserts unless a link with the same six parameters exists (uq_deeplinks_params); `false` then.
+   * A clash on the random code raises 23505 on uq_deeplinks_code for the caller to retry.
+   */
+  async insertIfNew(link: DeeplinkEntity): Promise<boolean> {
+    const rows: unknown[] = await this.tx.manager.query(
+      `INSERT INTO deeplinks (tenant_id, id, member_id, service_user_id, target_type, target_id,
+                                recommendation_text, promo_code, code, clicks_count, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, $10)
+         ON CONFLICT (tenant_id, member_id, target_type, target_id, recommendation_text, promo_code)
+         DO NOTHING RETURNING id`,
+      [
+        link.tenantId,
+        link.id,
+        link.memberId,
+        link.serviceUserId,
+        link.targetType,
+        link.targetId,
+        link.recommendationText,
+        link.promoCode,
+        link.code,
+        link.createdAt,
+      ],
+    );
+    return rows.length === 1;
+  }
+
+  findSame(link: DeeplinkEntity): Promise<DeeplinkEntity | null> {
+    return this.repo.findOneBy({
+      tenantId: link.tenantId,
+      memberId: link.memberId,
+      targetType: link.targetType,
+      targetId: link.targetId,
+      recommendationText: link.recommendationText,
+      promoCode: link.promoCode,
+    });
+  }
+
+  findByCode(code: string): Promise<DeeplinkEntity | null> {
+    return this.repo.findOneBy({ code });
+  }
+
+  /** Counts a click on the link and on its member (the cabinet's clicks_count), in one statement. */
+  async recordClick(link: DeeplinkEntity): Promise<void> {
+    await this.tx.manager.query(
+      `WITH l AS (UPDATE deeplinks SET clicks_count = clicks_count + 1
+                   WHERE tenant_id = $1 AND id = $2)
+       UPDATE members SET clicks_count = clicks_count + 1 WHERE tenant_id = $1 AND id = $3`,
+      [link.tenantId, link.id, link.memberId],
+    );
+  }
+}

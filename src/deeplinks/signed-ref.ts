@@ -1,0 +1,50 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+export interface RefClaims {
+  /** Tenant id. */
+  t: string;
+  /** The referrer's service user id. */
+  r: string;
+  /** The deeplink id. */
+  d: string;
+}
+
+/**
+ * `signed_ref` (SPEC 5): `<base64url payload>.<base64url HMAC-SHA256>` under REF_SIGNING_SECRET,
+ * naming the tenant, the referrer and the deeplink. Deterministic, so a reused link carries the
+ * same ref.
+ */
+export function signRef(claims: RefClaims, secret: string): string {
+  const payload = Buffer.from(JSON.stringify({ t: claims.t, r: claims.r, d: claims.d })).toString(
+    'base64url',
+  );
+  return `${payload}.${mac(payload, secret)}`;
+}
+
+/** The claims of a ref signed with `secret` for `tenantId`; undefined for anything else. */
+export function verifyRef(ref: string, secret: string, tenantId: string): RefClaims | undefined {
+  const [payload, signature, extra] = ref.split('.');
+  if (!payload || !signature || extra !== undefined) return undefined;
+  const expected = Buffer.from(mac(payload, secret));
+  const given = Buffer.from(signature);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
+  try {
+    const claims = JSON.parse(
+      Buffer.from(payload, 'base64url').toString('utf8'),
+    ) as Partial<RefClaims>;
+    if (
+      typeof claims.t !== 'string' ||
+      typeof claims.r !== 'string' ||
+      typeof claims.d !== 'string'
+    ) {
+      return undefined;
+    }
+    return claims.t === tenantId ? (claims as RefClaims) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function mac(payload: string, secret: string): string {
+  return createHmac('sha256', Buffer.from(secret, 'utf8')).update(payload).digest('base64url');
+}

@@ -1,0 +1,26 @@
+import { Injectable, Logger } from '@nestjs/common';
+import nodemailer, { type Transporter } from 'nodemailer';
+import { AppConfig } from '../config/app-config';
+
+/** Sign-in mail over SMTP (SMTP_URL); outside production without SMTP_URL, into the log. */
+@Injectable()
+export class MailerService {
+  private readonly logger = new Logger(MailerService.name);
+  private readonly transport?: Transporter;
+
+  constructor(private readonly config: AppConfig) {
+    if (config.smtpUrl) this.transport = nodemailer.createTransport(config.smtpUrl);
+  }
+
+  async send(to: string, subject: string, text: string): Promise<void> {
+    if (!this.transport) {
+      if (this.config.isProduction) {
+        this.logger.error(`No SMTP_URL: a mail to ${to} ("${subject}") was not sent`);
+      } else {
+        this.logger.warn(`Mail (no SMTP_URL, development) to ${to}: ${subject}\n${text}`);
+      }
+      return;
+    }
+    await this.transport.sendMail({ from: this.config.mailFrom, to, subject, text });
+  }
+}

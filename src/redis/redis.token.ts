@@ -1,0 +1,2 @@
+/** Injection token of the shared ioredis client (see redis.module.ts). */
+export const REDIS = Symbol('REDIS');
