@@ -15,7 +15,8 @@ export function isAllowedTarget(
   allowedHosts: ReadonlySet<string>,
 ): boolean {
   if (type !== 'website') return TARGET_ID.test(targetId);
-  if (targetId.length > 2048 || /[\\\s\u0000-\u001f\u007f]/.test(targetId)) return false;
+  if (targetId.length > 2048 || /[\\\s]/.test(targetId) || hasControlCharacter(targetId))
+    return false;
   if (!/^https?:\/\/[^/?#@]+([/?#]|$)/i.test(targetId)) return false;
   let url: URL;
   try {
@@ -27,6 +28,14 @@ export function isAllowedTarget(
   const localhost = url.hostname === 'localhost';
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && localhost)) return false;
   return allowedHosts.has(url.hostname);
+}
+
+function hasControlCharacter(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
 }
 
 /** The hosts a tenant's website links may point at. */

@@ -78,7 +78,7 @@ export class ShortLinkController {
         'referral_link',
       );
     } catch (error) {
-      if (error instanceof DomainError && error.status < 500) {
+      if (error instanceof DomainError && Number(error.status) < 500) {
         return landingPage(res, tenant, link, error.detail, error.status);
       }
       throw error;

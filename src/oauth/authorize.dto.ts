@@ -12,8 +12,7 @@ export function parseAuthorizeParams(
   source: Record<string, unknown>,
 ): { params: AuthorizeParams } | { errors: string[] } {
   const errors: string[] = [];
-  const str = (name: string) =>
-    typeof source[name] === 'string' ? (source[name] as string) : undefined;
+  const str = (name: string) => (typeof source[name] === 'string' ? source[name] : undefined);
   const clientId = str('client_id');
   const state = str('state');
   if (!clientId || !/^[a-z0-9][a-z0-9-]{1,62}$/.test(clientId))

@@ -53,7 +53,7 @@ export class EmbedOriginPolicy {
         { [ALLOW_ORIGIN]: '' },
       );
     }
-    return { tenant, origin: origin! };
+    return { tenant, origin: origin };
   }
 
   private originOf(req: Request): string | undefined {
