@@ -88,8 +88,8 @@ export class WebhookDeliveryService {
         ok: false,
         statusCode: null,
         durationMs: 0,
-        error: 'network',
-        responseBody: 'endpoint disabled',
+        error: 'endpoint_disabled',
+        responseBody: null,
       };
     } else {
       const key = this.config.secretsEncryptionKey;

@@ -19,6 +19,7 @@ export type AttemptError =
   | 'tls'
   | 'dns'
   | 'ssrf_blocked'
+  | 'endpoint_disabled'
   | 'network';
 
 export interface AttemptResult {

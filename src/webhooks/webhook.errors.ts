@@ -7,11 +7,11 @@ export class InsecureWebhookUrlError extends UnprocessableError {
 }
 
 export class WebhookTargetForbiddenError extends UnprocessableError {
-  constructor(host: string) {
-    super(
-      'webhook_target_forbidden',
-      `${host} resolves to a loopback, private, link-local or otherwise reserved address.`,
-    );
+  constructor(
+    host: string,
+    why = 'resolves to a loopback, private, link-local or otherwise reserved address',
+  ) {
+    super('webhook_target_forbidden', `${host} ${why}.`);
   }
 }
 

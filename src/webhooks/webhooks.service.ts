@@ -6,6 +6,7 @@ import { isIP } from 'node:net';
 import { AuditService } from '../audit/audit.service';
 import type { Actor } from '../common/auth/actor';
 import { seal } from '../common/crypto/secret-box';
+import { ConflictError } from '../common/errors/domain-error';
 import { offsetOf, pagination } from '../common/http/pagination.dto';
 import { newSecret } from '../common/ids';
 import { AppConfig } from '../config/app-config';
@@ -127,6 +128,8 @@ export class WebhooksService implements OnModuleInit {
   async test(tenantId: string, actor: Actor): Promise<WebhookTestResponse> {
     const endpoint = await this.endpoints.find(tenantId);
     if (!endpoint) throw new WebhookNotConfiguredError();
+    if (!endpoint.enabled)
+      throw new ConflictError('The endpoint is disabled; enable it to send a test.');
     const [envelope] = await this.tx.transaction(async () => {
       const emitted = await this.events.emitMany(tenantId, [
         { type: TEST_EVENT_TYPE, payload: { message: 'Test event from the referral service' } },
@@ -241,9 +244,8 @@ export class WebhooksService implements OnModuleInit {
           (found) => found.map((a) => a.address),
           () => [] as string[],
         );
-    if (!addresses.length || addresses.some(isForbiddenAddress)) {
-      throw new WebhookTargetForbiddenError(host);
-    }
+    if (!addresses.length) throw new WebhookTargetForbiddenError(host, 'does not resolve');
+    if (addresses.some(isForbiddenAddress)) throw new WebhookTargetForbiddenError(host);
   }
 }
 
