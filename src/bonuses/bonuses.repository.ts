@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { In } from 'typeorm';
+import { Between, In, LessThan, MoreThanOrEqual } from 'typeorm';
 import { TransactionHost } from '../database/transaction-host';
 import { BonusEntity, type BonusSourceType, type BonusStatus } from './bonus.entity';
 import { MemberBalanceEntity } from './member-balance.entity';
@@ -35,15 +35,24 @@ export class BonusesRepository {
 
   list(
     tenantId: string,
-    filter: { status?: BonusStatus; serviceUserId?: string },
+    filter: { status?: BonusStatus; serviceUserId?: string; from?: Date; to?: Date },
     offset: number,
     limit: number,
   ): Promise<[BonusEntity[], number]> {
+    const created =
+      filter.from && filter.to
+        ? Between(filter.from, filter.to)
+        : filter.from
+          ? MoreThanOrEqual(filter.from)
+          : filter.to
+            ? LessThan(filter.to)
+            : undefined;
     return this.repo.findAndCount({
       where: {
         tenantId,
         ...(filter.status ? { status: filter.status } : {}),
         ...(filter.serviceUserId ? { serviceUserId: filter.serviceUserId } : {}),
+        ...(created ? { createdAt: created } : {}),
       },
       order: { createdAt: 'DESC', id: 'DESC' },
       skip: offset,
@@ -72,6 +81,24 @@ export class BonusesRepository {
       order: { createdAt: 'DESC', id: 'DESC' },
       take: limit,
     });
+  }
+
+  /** Count and sum per status and currency, for the staff approval queue. */
+  async totalsByStatus(
+    tenantId: string,
+  ): Promise<{ status: BonusStatus; currency: string; count: number; amountKopecks: number }[]> {
+    const rows: { status: BonusStatus; currency: string; count: number; amount: string }[] =
+      await this.tx.manager.query(
+        `SELECT status, currency, count(*)::int AS count, sum(amount_kopecks)::text AS amount
+           FROM bonuses WHERE tenant_id = $1 GROUP BY status, currency ORDER BY status, currency`,
+        [tenantId],
+      );
+    return rows.map((r) => ({
+      status: r.status,
+      currency: r.currency,
+      count: r.count,
+      amountKopecks: Number(r.amount),
+    }));
   }
 
   /** The member's balances per currency, kept by the bonus trigger. */

@@ -213,10 +213,19 @@ export class BonusesService {
     return this.bonuses.balances(tenantId, memberId);
   }
 
+  totalsByStatus(tenantId: string) {
+    return this.bonuses.totalsByStatus(tenantId);
+  }
+
   async list(tenantId: string, query: ListBonusesQueryDto): Promise<BonusListResponse> {
     const [rows, total] = await this.bonuses.list(
       tenantId,
-      { status: query.status, serviceUserId: query.user_id },
+      {
+        status: query.status,
+        serviceUserId: query.user_id,
+        from: query.created_from ? new Date(query.created_from) : undefined,
+        to: query.created_to ? new Date(query.created_to) : undefined,
+      },
       offsetOf(query),
       query.page_size,
     );

@@ -1,3 +1,4 @@
+import { AdminSessionEntity } from '../admin-pages/admin-session.entity';
 import { AuditEntryEntity } from '../audit/audit-entry.entity';
 import { BonusEntity } from '../bonuses/bonus.entity';
 import { MemberBalanceEntity } from '../bonuses/member-balance.entity';
@@ -40,4 +41,5 @@ export const ENTITIES = [
   SignInCodeEntity,
   SessionEntity,
   ConsentTokenEntity,
+  AdminSessionEntity,
 ];

@@ -6,7 +6,10 @@ import { BlockList, isIP } from 'node:net';
  * unique-local and link-local IPv6; and every IPv6 form that embeds an IPv4 address
  * (IPv4-mapped, NAT64, 6to4), which could otherwise smuggle a private one through.
  */
-const blocked = new BlockList();
+// Two lists: Node matches IPv4 addresses against IPv6 rules in their ::ffff: form, so the
+// IPv4-mapped rule would otherwise forbid every IPv4 address.
+const blockedV4 = new BlockList();
+const blockedV6 = new BlockList();
 for (const [network, prefix] of [
   ['0.0.0.0', 8],
   ['10.0.0.0', 8],
@@ -18,7 +21,7 @@ for (const [network, prefix] of [
   ['198.18.0.0', 15],
   ['224.0.0.0', 3],
 ] as const) {
-  blocked.addSubnet(network, prefix, 'ipv4');
+  blockedV4.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
   ['::', 128],
@@ -30,12 +33,12 @@ for (const [network, prefix] of [
   ['64:ff9b::', 96],
   ['2002::', 16],
 ] as const) {
-  blocked.addSubnet(network, prefix, 'ipv6');
+  blockedV6.addSubnet(network, prefix, 'ipv6');
 }
 
 /** Whether a delivery may connect to `address` (an IP literal). */
 export function isForbiddenAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return true;
-  return blocked.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  return family === 4 ? blockedV4.check(address, 'ipv4') : blockedV6.check(address, 'ipv6');
 }

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
+import { StringDecoder } from 'node:string_decoder';
 import { rootCertificates } from 'node:tls';
 import { AppConfig } from '../config/app-config';
 import { isForbiddenAddress } from './ssrf';
@@ -106,7 +107,8 @@ export class WebhookSender implements OnModuleDestroy {
         response.on('error', (error) => settle(fail(classify(error), response.statusCode ?? null)));
         response.on('end', () => {
           const status = response.statusCode ?? 0;
-          const excerpt = Buffer.concat(chunks).toString('utf8');
+          // Decode only whole characters: a cut through a multi-byte one would add U+FFFD.
+          const excerpt = new StringDecoder('utf8').write(Buffer.concat(chunks));
           if (status >= 200 && status < 300) {
             settle({
               ok: true,

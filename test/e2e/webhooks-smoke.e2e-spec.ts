@@ -51,7 +51,9 @@ describe('webhooks: smoke', () => {
     const envelope = JSON.parse(body.toString('utf8'));
     expect(envelope).toMatchObject({ event_type: 'lead.created', payload: { lead_id: leadId } });
 
-    let detail;
+    let detail: { body: { status: string; attempts: { status_code: number }[] } } = {
+      body: { status: 'unknown', attempts: [] },
+    };
     for (let i = 0; i < 50; i++) {
       detail = await t
         .http()

@@ -1,6 +1,7 @@
 import {
   IsIn,
   IsInt,
+  IsISO8601,
   IsOptional,
   IsString,
   Length,
@@ -21,6 +22,12 @@ export class ListBonusesQueryDto extends PageQueryDto {
   @IsOptional()
   @Matches(SERVICE_USER_ID, { message: 'must be a service user id (usr_…)' })
   user_id?: string;
+
+  /** Created at or after (ISO 8601). @example "2026-11-01" */
+  @IsOptional() @IsISO8601({ strict: true }) created_from?: string;
+
+  /** Created before (ISO 8601). @example "2026-12-01" */
+  @IsOptional() @IsISO8601({ strict: true }) created_to?: string;
 }
 
 export class CreateManualBonusDto {

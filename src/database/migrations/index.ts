@@ -2,6 +2,7 @@ import { MoneyCore1795258187575 } from './1795258187575-MoneyCore';
 import { Webhooks1795260162777 } from './1795260162777-Webhooks';
 import { EmbedReadModel1795260563118 } from './1795260563118-EmbedReadModel';
 import { PopupAndLinks1795261021435 } from './1795261021435-PopupAndLinks';
+import { AdminSessions1795262084132 } from './1795262084132-AdminSessions';
 import { Init1795257744951 } from './1795257744951-Init';
 
 /** Every migration in order; listed so the app, CLI and tests need no file globbing. */
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   Webhooks1795260162777,
   EmbedReadModel1795260563118,
   PopupAndLinks1795261021435,
+  AdminSessions1795262084132,
 ];
