@@ -9,6 +9,8 @@ const tsJest = [
   },
 ];
 module.exports = {
+  // Project-level testTimeout is ignored by Jest: the e2e budget is set here for both.
+  testTimeout: 30000,
   projects: [
     {
       displayName: 'unit',
@@ -25,7 +27,6 @@ module.exports = {
       transform: { '^.+\\.ts$': tsJest },
       globalSetup: '<rootDir>/test/utils/global-setup.ts',
       globalTeardown: '<rootDir>/test/utils/global-teardown.ts',
-      testTimeout: 30000,
     },
   ],
 };

@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import type { IncomingMessage } from 'node:http';
 import { BullModule } from '@nestjs/bull';
+import { AdminPagesModule } from './admin-pages/admin-pages.module';
 import { AuditModule } from './audit/audit.module';
 import { BonusesModule, BonusesWorkerModule } from './bonuses/bonuses.module';
 import { ConversionsModule } from './conversions/conversions.module';
@@ -63,6 +64,7 @@ export class AppModule {
         EmbedModule,
         OauthModule,
         DeeplinksModule,
+        AdminPagesModule,
         // Queue consumers run only where PROCESS_ROLE asks for a worker.
         ...(config.processRole === 'api' ? [] : [BonusesWorkerModule, WebhooksWorkerModule]),
       ],

@@ -26,7 +26,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.set('trust proxy', 'loopback');
   app.use(requestIdMiddleware, httpMetricsMiddleware, helmet(), ...jsonBodyMiddlewares());
   // The HTML pages (popup, landing page) post plain forms.
-  app.use(['/oauth', '/s'], express.urlencoded({ extended: false, limit: '16kb' }));
+  app.use(['/oauth', '/s', '/org'], express.urlencoded({ extended: false, limit: '64kb' }));
   app.useGlobalPipes(
     new ValidationPipe({
       whitelist: true,

@@ -2,7 +2,7 @@ import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
 import { UsersModule } from '../users/users.module';
-import { BonusSweepProcessor, BonusSweepScheduler } from './bonus-sweep.processor';
+import { BonusSweepWorker } from './bonus-sweep.processor';
 import { BonusesAdminController } from './bonuses-admin.controller';
 import { BONUSES_QUEUE } from './bonuses.queue';
 import { BonusesRepository } from './bonuses.repository';
@@ -19,6 +19,6 @@ export class BonusesModule {}
 /** Loaded by the worker role only: consumes the bonuses queue and keeps the sweep scheduled. */
 @Module({
   imports: [BonusesModule, BullModule.registerQueue({ name: BONUSES_QUEUE })],
-  providers: [BonusSweepProcessor, BonusSweepScheduler],
+  providers: [BonusSweepWorker],
 })
 export class BonusesWorkerModule {}

@@ -30,7 +30,7 @@ const webhooksQueue = BullModule.registerQueueAsync({
     WebhookDeliveryService,
     WebhooksService,
   ],
-  exports: [WebhookDeliveryService],
+  exports: [WebhookDeliveryService, WebhooksService],
 })
 export class WebhooksModule {}
 

@@ -34,6 +34,8 @@ export interface PageOptions {
   data?: unknown;
   /** Popup pages must keep `window.opener`: no Cross-Origin-Opener-Policy. */
   keepOpener?: boolean;
+  /** Admin pages: a wide layout with tables (still usable on a phone). */
+  wide?: boolean;
 }
 
 const STYLE = `
@@ -48,7 +50,19 @@ const STYLE = `
   button[data-action=deny] { background: #e9ebf1; color: #1d2330; margin-left: 8px; }
   .muted { color: #667085; font-size: 14px; }
   .error { color: #b42318; }
-  .promo { font-family: monospace; font-size: 18px; padding: 8px 12px; background: #eef2ff; border-radius: 6px; }
+    .promo { font-family: monospace; font-size: 18px; padding: 8px 12px; background: #eef2ff; border-radius: 6px; }
+  main.wide { max-width: 1040px; }
+  nav { display: flex; flex-wrap: wrap; gap: 12px; align-items: center; margin-bottom: 16px; }
+  nav form { margin-left: auto; } nav button { margin: 0; padding: 6px 12px; font-size: 14px; }
+  .table { overflow-x: auto; } table { border-collapse: collapse; width: 100%; font-size: 14px; }
+  th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid #e4e7ec; vertical-align: top; }
+  td form { display: inline; } td button, td input { margin: 0; padding: 4px 8px; font-size: 13px; width: auto; }
+  .notice { background: #ecfdf3; padding: 8px 12px; border-radius: 8px; }
+  .secret { font-family: monospace; word-break: break-all; background: #fffaeb; padding: 8px 12px; border-radius: 8px; }
+  tr.dead td { background: #fef3f2; } .badge { font-size: 12px; padding: 2px 6px; border-radius: 4px; background: #e9ebf1; }
+  textarea { width: 100%; box-sizing: border-box; min-height: 72px; font: inherit; }
+  .filters { display: flex; flex-wrap: wrap; gap: 8px; align-items: end; } .filters label { margin: 0; }
+  .filters input, .filters select { width: auto; }
 `;
 
 /**
@@ -75,5 +89,5 @@ export function sendPage(res: Response, options: PageOptions): void {
   res.send(`<!doctype html>
 <html lang="ru"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(options.title)}</title><style nonce="${nonce}">${STYLE}</style></head>
-<body><main>${options.body}</main>${data}${script}</body></html>`);
+<body><main${options.wide ? ' class="wide"' : ''}>${options.body}</main>${data}${script}</body></html>`);
 }

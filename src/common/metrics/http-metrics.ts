@@ -24,7 +24,8 @@ export function httpMetricsMiddleware(req: Request, res: Response, next: NextFun
     const routePath = (req.route as { path?: string } | undefined)?.path;
     const labels = {
       method: req.method,
-      route: routePath ? `${req.baseUrl}${routePath}` : 'unmatched',
+      // Nest answers unknown paths through a catch-all route (`/{*path}`): count those as unmatched.
+      route: routePath && !routePath.includes('{*') ? `${req.baseUrl}${routePath}` : 'unmatched',
       status_code: String(res.statusCode),
     };
     requests.inc(labels);

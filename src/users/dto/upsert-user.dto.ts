@@ -37,6 +37,7 @@ export class UpsertUserDto {
   /**
    * Instead of referrer_user_id: the `signed_ref` a visitor arrived with (from a referral link);
    * its referrer is used. A changed byte or another tenant's ref is 422 invalid_ref.
+   * @example "eyJ0Ijoib3JnXzAxSkQwWjZWMlk4SzNNNE41UDZRN1I4UzlUIn0.Qm9nVXNfU2lnbmF0dXJl"
    */
   @IsOptional() @IsString() @Length(1, 1024) signed_ref?: string;
 }
