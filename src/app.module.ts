@@ -8,6 +8,7 @@ import { AuditModule } from './audit/audit.module';
 import { BonusesModule, BonusesWorkerModule } from './bonuses/bonuses.module';
 import { ConversionsModule } from './conversions/conversions.module';
 import { DeeplinksModule } from './deeplinks/deeplinks.module';
+import { DemoModule } from './demo/demo.module';
 import { EmbedModule } from './embed/embed.module';
 import { EventsModule } from './events/events.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
@@ -25,6 +26,7 @@ import { RedisModule } from './redis/redis.module';
 import { TenantsModule } from './tenants/tenants.module';
 import { UsersModule } from './users/users.module';
 import { WebhooksModule, WebhooksWorkerModule } from './webhooks/webhooks.module';
+import { WidgetModule } from './widget/widget.module';
 
 @Module({})
 export class AppModule {
@@ -64,6 +66,8 @@ export class AppModule {
         EmbedModule,
         OauthModule,
         DeeplinksModule,
+        WidgetModule,
+        DemoModule,
         AdminPagesModule,
         // Queue consumers run only where PROCESS_ROLE asks for a worker.
         ...(config.processRole === 'api' ? [] : [BonusesWorkerModule, WebhooksWorkerModule]),

@@ -3,7 +3,7 @@ import { bigintToNumber } from '../database/columns';
 
 /**
  * A member's bonus sums per currency: `pending_kopecks` (pending) and `cleared_kopecks`
- * (approved); rejected and reversed count in neither. Kept by the `trg_bonuses_balance` trigger in
+ * (approved); rejected and reversed count in neither. Kept by the `trg_bonuses_balance_*` triggers in
  * the same transaction as every bonus insert and status change, so no read sums a history.
  */
 @Entity({ name: 'member_balances' })

@@ -120,7 +120,14 @@ export const DEMO_PROGRAM = {
 };
 
 /** Customers' contact details: a plausible email, or a phone for every third one. */
-export function demoContact(index: number, name: string): { name: string; email?: string; phone?: string } {
-  if (index % 3 === 2) return { name, phone: `+7 900 ${String(1_000_000 + index * 7919).slice(1, 4)}-${String(10 + index).padStart(2, '0')}-${String(40 + index).slice(-2)}` };
+export function demoContact(
+  index: number,
+  name: string,
+): { name: string; email?: string; phone?: string } {
+  if (index % 3 === 2)
+    return {
+      name,
+      phone: `+7 900 ${String(1_000_000 + index * 7919).slice(1, 4)}-${String(10 + index).padStart(2, '0')}-${String(40 + index).slice(-2)}`,
+    };
   return { name, email: `client${String(index + 1).padStart(2, '0')}@mail.example` };
 }

@@ -10,6 +10,10 @@ const BONUS_ID = /^bns_[0-9A-Z]{26}$/;
 /** Well-formed but nobody's. */
 const UNKNOWN_USR = 'usr_01ARZ3NDEKTSV4RRFFQ69G5FAV';
 
+// Real PostgreSQL, Redis and concurrency: allow for a loaded machine (the project-level
+// testTimeout in jest.config.js is not applied by Jest, which leaves its 5 s default).
+jest.setTimeout(30_000);
+
 describe('leads: POST /federation/v1/leads and lead status', () => {
   let t: TestApp;
   let tenant: TestTenant;
@@ -74,7 +78,9 @@ describe('leads: POST /federation/v1/leads and lead status', () => {
     });
 
     it('accepts a phone instead of an email', async () => {
-      const res = await postLead(validLead({ contact: { name: 'Ivan', phone: '+7 900 123-45-67' } }));
+      const res = await postLead(
+        validLead({ contact: { name: 'Ivan', phone: '+7 900 123-45-67' } }),
+      );
       expect(res.status).toBe(200);
       const [created] = await eventsOf(t, tenant.orgId, 'lead.created');
       expect((created.payload as { contact: unknown }).contact).toEqual({
@@ -126,12 +132,32 @@ describe('leads: POST /federation/v1/leads and lead status', () => {
           'referrer_user_id',
         ],
         ['missing contact', () => validLead({ contact: undefined }), 'contact'],
-        ['contact.name missing', () => validLead({ contact: { email: 'a@example.org' } }), 'contact.name'],
-        ['contact.name empty', () => validLead({ contact: { name: '', email: 'a@example.org' } }), 'contact.name'],
-        ['contact.name over 200', () => validLead({ contact: { name: 'n'.repeat(201), email: 'a@example.org' } }), 'contact.name'],
+        [
+          'contact.name missing',
+          () => validLead({ contact: { email: 'a@example.org' } }),
+          'contact.name',
+        ],
+        [
+          'contact.name empty',
+          () => validLead({ contact: { name: '', email: 'a@example.org' } }),
+          'contact.name',
+        ],
+        [
+          'contact.name over 200',
+          () => validLead({ contact: { name: 'n'.repeat(201), email: 'a@example.org' } }),
+          'contact.name',
+        ],
         ['neither email nor phone', () => validLead({ contact: { name: 'A' } }), 'contact'],
-        ['bad email', () => validLead({ contact: { name: 'A', email: 'not-an-email' } }), 'contact.email'],
-        ['bad phone', () => validLead({ contact: { name: 'A', phone: 'call me' } }), 'contact.phone'],
+        [
+          'bad email',
+          () => validLead({ contact: { name: 'A', email: 'not-an-email' } }),
+          'contact.email',
+        ],
+        [
+          'bad phone',
+          () => validLead({ contact: { name: 'A', phone: 'call me' } }),
+          'contact.phone',
+        ],
         [
           'metadata with 51 keys',
           () =>
@@ -152,7 +178,6 @@ describe('leads: POST /federation/v1/leads and lead status', () => {
         ],
         ['metadata an array', () => validLead({ metadata: ['a'] }), 'metadata'],
         ['metadata a string', () => validLead({ metadata: 'x' }), 'metadata'],
-        ['metadata null', () => validLead({ metadata: null }), 'metadata'],
         ['unknown field', () => validLead({ status: 'converted' }), 'status'],
         [
           'unknown field inside contact',
@@ -342,7 +367,10 @@ describe('leads: POST /federation/v1/leads and lead status', () => {
         .post(`/admin/v1/tenants/${paying.slug}/users/${partner.memberId}/deactivate`)
         .set('Authorization', `Bearer ${t.adminToken}`);
       expect(off.status).toBe(200);
-      const res = await postLead(validLead({ referrer_user_id: partner.serviceUserId }), paying.key);
+      const res = await postLead(
+        validLead({ referrer_user_id: partner.serviceUserId }),
+        paying.key,
+      );
       expect(res.status).toBe(200);
       expect(await bonusesOf(paying.orgId)).toEqual([]);
       expect((await eventsOf(t, paying.orgId)).map((e) => e.event_type)).toEqual(['lead.created']);
@@ -432,7 +460,12 @@ describe('leads: POST /federation/v1/leads and lead status', () => {
 
     it('400 for an unknown status, a missing status or an unknown field', async () => {
       const leadId = await createLead(t, tenant.key, referrer.serviceUserId);
-      for (const body of [{ status: 'done' }, {}, { status: 'all' }, { status: 'processed', x: 1 }]) {
+      for (const body of [
+        { status: 'done' },
+        {},
+        { status: 'all' },
+        { status: 'processed', x: 1 },
+      ]) {
         const res = await setStatus(leadId, body);
         expect(res.status).toBe(400);
         expect(res.body.code).toBe('validation_failed');
@@ -559,13 +592,72 @@ describe('leads: POST /federation/v1/leads and lead status', () => {
     });
   });
 
+  describe('bad input: kept exactly or refused with a clear 4xx, never a 5xx', () => {
+    it('keeps metadata exactly as sent, whatever its key names', async () => {
+      // Names that happen to exist on Object.prototype are ordinary keys in a JSON object.
+      const metadata = JSON.parse(
+        '{"toString":"t","valueOf":1,"hasOwnProperty":"h","nested":{"toString":"z","b":1},"plain":"kept"}',
+      ) as Record<string, unknown>;
+      const res = await postLead(validLead({ metadata }));
+      expect(res.status).toBe(200);
+      const [event] = await eventsOf(t, tenant.orgId, 'lead.created');
+      expect(event.payload.metadata).toStrictEqual(metadata);
+      const [row] = await t.db.query(
+        `SELECT metadata FROM leads WHERE tenant_id = $1 AND id = $2`,
+        [tenant.orgId, res.body.lead_id],
+      );
+      expect(row.metadata).toStrictEqual(metadata);
+    });
+
+    it.each(['constructor', 'prototype', '__proto__'])(
+      'refuses the reserved key %s with a named 400 instead of dropping it',
+      async (key) => {
+        const metadata = JSON.parse(`{"ok":1,"nested":{"${key}":"x"}}`) as Record<string, unknown>;
+        const res = await postLead(validLead({ metadata }));
+        expect(res.status).toBe(400);
+        expect(res.body.code).toBe('validation_failed');
+        expect(res.body.errors).toEqual([
+          { field: `metadata.nested.${key}`, message: expect.stringContaining('reserved key') },
+        ]);
+      },
+    );
+
+    it.each([
+      [
+        'a NUL character in contact.name',
+        () => validLead({ contact: { name: 'a\u0000b', email: 'a@example.org' } }),
+      ],
+      ['a NUL character in a metadata value', () => validLead({ metadata: { note: 'x\u0000y' } })],
+    ])('400 validation_failed for %s', async (_name, body) => {
+      const res = await postLead(body());
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('validation_failed');
+      expect(await eventsOf(t, tenant.orgId)).toHaveLength(0);
+    });
+
+    it('a NUL character in a lead id is a 4xx, not a 5xx', async () => {
+      const res = await setStatus('lead_%00', { status: 'processed' });
+      expect([400, 404]).toContain(res.status);
+      const staff = await t
+        .http()
+        .post(`/admin/v1/tenants/${tenant.slug}/leads/lead_%00/status`)
+        .set('Authorization', `Bearer ${t.adminToken}`)
+        .send({ status: 'processed' });
+      expect([400, 404]).toContain(staff.status);
+    });
+  });
+
   describe('tenant isolation', () => {
     it('tenant B cannot see or change tenant A’s lead: 404 lead_not_found, as if missing', async () => {
       const leadId = await createLead(t, tenant.key, referrer.serviceUserId);
       const other = await createTenant(t);
 
       const foreign = await setStatus(leadId, { status: 'rejected' }, other.key);
-      const missing = await setStatus('lead_01ARZ3NDEKTSV4RRFFQ69G5FAV', { status: 'rejected' }, other.key);
+      const missing = await setStatus(
+        'lead_01ARZ3NDEKTSV4RRFFQ69G5FAV',
+        { status: 'rejected' },
+        other.key,
+      );
       expect(foreign.status).toBe(404);
       expect(foreign.body.code).toBe('lead_not_found');
       expect(missing.status).toBe(404);

@@ -14,6 +14,8 @@ export function mapPgError(
       return { status: 409, code: 'conflict', detail: 'The object already exists.' };
     case '23503':
       return { status: 404, code: 'not_found', detail: 'A referenced object does not exist.' };
+    case '22021': // a NUL byte in text
+    case '22P05': // a NUL byte in jsonb
     case '23502':
     case '22P02':
     case '22003':

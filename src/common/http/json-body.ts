@@ -1,6 +1,6 @@
 import express, { NextFunction, Request, Response } from 'express';
 import typeis from 'type-is';
-import { DomainError } from '../errors/domain-error';
+import { DomainError, ValidationFailedError } from '../errors/domain-error';
 
 export const BODY_LIMIT = '64kb';
 const JSON_TYPES = ['application/json', 'application/*+json'];
@@ -68,7 +68,33 @@ export function jsonBodyMiddlewares() {
       if (req.body !== undefined && (typeof req.body !== 'object' || Array.isArray(req.body))) {
         return next(new DomainError(400, 'validation_failed', 'The body must be a JSON object.'));
       }
+      const reserved = req.body === undefined ? undefined : reservedKeyPath(req.body);
+      if (reserved) {
+        return next(
+          new ValidationFailedError([
+            { field: reserved, message: 'uses a reserved key (__proto__, constructor, prototype)' },
+          ]),
+        );
+      }
       next();
     },
   ];
+}
+
+const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * The path of the first reserved key anywhere in a parsed body. Such keys cannot be carried
+ * faithfully through object mapping (and are the stuff of prototype pollution), so they are
+ * refused rather than silently dropped.
+ */
+function reservedKeyPath(value: unknown, path = ''): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const key of Object.keys(value)) {
+    const here = path ? `${path}.${key}` : key;
+    if (RESERVED_KEYS.has(key)) return here;
+    const nested = reservedKeyPath((value as Record<string, unknown>)[key], here);
+    if (nested) return nested;
+  }
+  return undefined;
 }

@@ -26,30 +26,49 @@ export class EmbedReadModel1795260563118 implements MigrationInterface {
       `ALTER TABLE "members" ADD "clicks_count" integer NOT NULL DEFAULT '0'`,
     );
 
+    // Statement-level triggers over transition tables: one upsert per statement, in one global
+    // key order, so concurrent sweeps and approvals never lock balance rows in opposite orders.
     await queryRunner.query(`
-            CREATE FUNCTION bonus_balance() RETURNS trigger LANGUAGE plpgsql AS $$
-            DECLARE
-              pending_delta bigint := 0;
-              cleared_delta bigint := 0;
-            BEGIN
-              IF TG_OP = 'UPDATE' THEN
-                IF NEW.status IS NOT DISTINCT FROM OLD.status THEN RETURN NULL; END IF;
-                IF OLD.status = 'pending' THEN pending_delta := pending_delta - OLD.amount_kopecks; END IF;
-                IF OLD.status = 'approved' THEN cleared_delta := cleared_delta - OLD.amount_kopecks; END IF;
-              END IF;
-              IF NEW.status = 'pending' THEN pending_delta := pending_delta + NEW.amount_kopecks; END IF;
-              IF NEW.status = 'approved' THEN cleared_delta := cleared_delta + NEW.amount_kopecks; END IF;
-              IF pending_delta = 0 AND cleared_delta = 0 THEN RETURN NULL; END IF;
-              INSERT INTO member_balances AS b (tenant_id, member_id, currency, pending_kopecks, cleared_kopecks)
-              VALUES (NEW.tenant_id, NEW.member_id, NEW.currency, pending_delta, cleared_delta)
-              ON CONFLICT (tenant_id, member_id, currency) DO UPDATE
-                SET pending_kopecks = b.pending_kopecks + EXCLUDED.pending_kopecks,
-                    cleared_kopecks = b.cleared_kopecks + EXCLUDED.cleared_kopecks;
-              RETURN NULL;
-            END $$`);
+      CREATE FUNCTION bonus_balance_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO member_balances AS b (tenant_id, member_id, currency, pending_kopecks, cleared_kopecks)
+        SELECT tenant_id, member_id, currency,
+               sum(CASE WHEN status = 'pending' THEN amount_kopecks ELSE 0 END),
+               sum(CASE WHEN status = 'approved' THEN amount_kopecks ELSE 0 END)
+          FROM new_rows WHERE status IN ('pending', 'approved')
+         GROUP BY tenant_id, member_id, currency
+         ORDER BY tenant_id, member_id, currency
+        ON CONFLICT (tenant_id, member_id, currency) DO UPDATE
+          SET pending_kopecks = b.pending_kopecks + EXCLUDED.pending_kopecks,
+              cleared_kopecks = b.cleared_kopecks + EXCLUDED.cleared_kopecks;
+        RETURN NULL;
+      END $$`);
     await queryRunner.query(
-      `CREATE TRIGGER trg_bonuses_balance AFTER INSERT OR UPDATE OF status ON bonuses
-               FOR EACH ROW EXECUTE FUNCTION bonus_balance()`,
+      `CREATE TRIGGER trg_bonuses_balance_insert AFTER INSERT ON bonuses
+         REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION bonus_balance_insert()`,
+    );
+    await queryRunner.query(`
+      CREATE FUNCTION bonus_balance_update() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO member_balances AS b (tenant_id, member_id, currency, pending_kopecks, cleared_kopecks)
+        SELECT n.tenant_id, n.member_id, n.currency,
+               sum((CASE WHEN n.status = 'pending' THEN n.amount_kopecks ELSE 0 END)
+                 - (CASE WHEN o.status = 'pending' THEN o.amount_kopecks ELSE 0 END)),
+               sum((CASE WHEN n.status = 'approved' THEN n.amount_kopecks ELSE 0 END)
+                 - (CASE WHEN o.status = 'approved' THEN o.amount_kopecks ELSE 0 END))
+          FROM new_rows n JOIN old_rows o ON o.tenant_id = n.tenant_id AND o.id = n.id
+         WHERE n.status IS DISTINCT FROM o.status
+         GROUP BY n.tenant_id, n.member_id, n.currency
+         ORDER BY n.tenant_id, n.member_id, n.currency
+        ON CONFLICT (tenant_id, member_id, currency) DO UPDATE
+          SET pending_kopecks = b.pending_kopecks + EXCLUDED.pending_kopecks,
+              cleared_kopecks = b.cleared_kopecks + EXCLUDED.cleared_kopecks;
+        RETURN NULL;
+      END $$`);
+    await queryRunner.query(
+      `CREATE TRIGGER trg_bonuses_balance_update AFTER UPDATE ON bonuses
+         REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+         FOR EACH STATEMENT EXECUTE FUNCTION bonus_balance_update()`,
     );
     await queryRunner.query(`
             CREATE FUNCTION lead_count() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -92,8 +111,10 @@ export class EmbedReadModel1795260563118 implements MigrationInterface {
   public async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`DROP TRIGGER trg_leads_count ON leads`);
     await queryRunner.query(`DROP FUNCTION lead_count()`);
-    await queryRunner.query(`DROP TRIGGER trg_bonuses_balance ON bonuses`);
-    await queryRunner.query(`DROP FUNCTION bonus_balance()`);
+    await queryRunner.query(`DROP TRIGGER trg_bonuses_balance_update ON bonuses`);
+    await queryRunner.query(`DROP FUNCTION bonus_balance_update()`);
+    await queryRunner.query(`DROP TRIGGER trg_bonuses_balance_insert ON bonuses`);
+    await queryRunner.query(`DROP FUNCTION bonus_balance_insert()`);
     await queryRunner.query(`ALTER TABLE "members" DROP COLUMN "clicks_count"`);
     await queryRunner.query(`ALTER TABLE "members" DROP COLUMN "leads_count"`);
     await queryRunner.query(`ALTER TABLE "members" DROP COLUMN "deepest_depth"`);

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsObject, IsOptional, IsString, Length, ValidateNested } from 'class-validator';
-import { IsLeadMetadata, LeadContactDto } from '../../leads/dto/create-lead.dto';
+import { IsLeadMetadata, KeepAsSent, LeadContactDto } from '../../leads/dto/create-lead.dto';
 
 /** The lead-form widget's body (SPEC 5): the partner is named by a signed ref. */
 export class LeadFormDto {
@@ -20,6 +20,7 @@ export class LeadFormDto {
     example: { page: 'spring' },
   })
   @IsOptional()
+  @KeepAsSent()
   @IsLeadMetadata()
   metadata?: Record<string, unknown>;
 }

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
   IsEmail,
   IsObject,
@@ -14,6 +14,15 @@ import {
   ValidationOptions,
 } from 'class-validator';
 import { SERVICE_USER_ID } from '../../users/dto/upsert-user.dto';
+
+/**
+ * Free-form JSON as the client sent it: class-transformer would otherwise walk into it and drop
+ * keys it treats as special (`constructor`, `toString`, …), silently changing the data.
+ */
+export const KeepAsSent = () =>
+  Transform(({ obj, key }: { obj: Record<string, unknown>; key: string }) => obj[key], {
+    toClassOnly: true,
+  });
 
 export const METADATA_MAX_KEYS = 50;
 export const METADATA_MAX_BYTES = 4096;
@@ -75,6 +84,7 @@ export class CreateLeadDto {
     example: { utm_source: 'newsletter' },
   })
   @IsOptional()
+  @KeepAsSent()
   @IsLeadMetadata()
   metadata?: Record<string, unknown>;
 }

@@ -5,8 +5,7 @@
   const D = document;
   if (W.ServiceWidgets) return W.ServiceWidgets.scan();
 
-  const script =
-    D.currentScript || D.querySelector('script[data-tenant][src*="/embed/v1/widget"]');
+  const script = D.currentScript || D.querySelector('script[data-tenant][src*="/embed/v1/widget"]');
   if (!script || !script.src) return;
   const SRC = new URL(script.src, location.href);
   /** The service's address: the script's URL without `/embed/v1/widget….js`. */
@@ -56,7 +55,7 @@
       s_rejected: 'Отклонён',
       tree: 'Моя сеть',
       downline: 'Всего в сети: {n}',
-      levels: 'Показано уровней: {n}',
+      levels: 'Показано уровней: {n}.',
       cap: 'Глубже {n}-го уровня есть ещё участники.',
       deeper: 'Показать глубже',
       expandAll: 'Развернуть всё',
@@ -79,7 +78,8 @@
       copied: 'Скопировано',
       reused: 'Это ваша ссылка, созданная ранее.',
       created: 'Ссылка создана.',
-      popupBlocked: 'Браузер заблокировал окно входа. Разрешите всплывающие окна и попробуйте снова.',
+      popupBlocked:
+        'Браузер заблокировал окно входа. Разрешите всплывающие окна и попробуйте снова.',
       cancelled: 'Вход отменён.',
       denied: 'Доступ не разрешён.',
       expired: 'Сессия истекла, войдите снова.',
@@ -135,7 +135,7 @@
       s_rejected: 'Rejected',
       tree: 'My network',
       downline: 'In your network: {n}',
-      levels: 'Levels shown: {n}',
+      levels: 'Levels shown: {n}.',
       cap: 'There are members deeper than level {n}.',
       deeper: 'Show deeper',
       expandAll: 'Expand all',
@@ -190,7 +190,7 @@
 :host{all:initial;display:block}
 :host([hidden]){display:none}
 *,*::before,*::after{box-sizing:border-box}
-.w{--a:var(--sw-accent,#2f5bea);--m:var(--sw-muted,#667085);--b:var(--sw-border,#e4e7ec);--s:var(--sw-surface,#f6f7fb);--r:var(--sw-radius,12px);
+.w{all:initial;display:block;--a:var(--sw-accent,#2f5bea);--m:var(--sw-muted,#667085);--b:var(--sw-border,#e4e7ec);--s:var(--sw-surface,#f6f7fb);--r:var(--sw-radius,12px);
 font-family:var(--sw-font,system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif);font-size:var(--sw-font-size,14px);line-height:1.45;
 color:var(--sw-text,#1d2330);background:var(--sw-bg,#fff);border:1px solid var(--b);border-radius:var(--r);padding:var(--sw-padding,16px);text-align:start}
 .w[aria-busy=true]>:not(.head){opacity:.55;transition:opacity .2s}
@@ -260,7 +260,10 @@ form .btn{margin-top:14px}
       else e.setAttribute(k, v === true ? '' : String(v));
     }
     e.append(
-      ...kids.flat(3).filter((c) => c != null && c !== false).map((c) => (c instanceof Node ? c : String(c))),
+      ...kids
+        .flat(3)
+        .filter((c) => c != null && c !== false)
+        .map((c) => (c instanceof Node ? c : String(c))),
     );
     if (value !== undefined) e.value = value;
     return e;
@@ -309,7 +312,8 @@ form .btn{margin-top:14px}
     } catch {
       // not JSON
     }
-    if (!res.ok) throw new ApiError(res.status, body && body.code, body && body.detail, body && body.errors);
+    if (!res.ok)
+      throw new ApiError(res.status, body && body.code, body && body.detail, body && body.errors);
     return body;
   }
 
@@ -348,7 +352,10 @@ form .btn{margin-top:14px}
       return c.t('errOrigin');
     }
     if (code === 'tenant_not_found') {
-      tell('error', `404 tenant_not_found: no tenant "${c.tenant}". Check data-tenant on the <script> tag.`);
+      tell(
+        'error',
+        `404 tenant_not_found: no tenant "${c.tenant}". Check data-tenant on the <script> tag.`,
+      );
       return c.t('errTenant');
     }
     if (code === 'user_not_found') {
@@ -360,7 +367,10 @@ form .btn{margin-top:14px}
       return c.t('errUser');
     }
     if (code === 'validation_failed') {
-      tell('error', `400 validation_failed on the "${c.name}" widget: ${JSON.stringify(e.errors || e.detail)}`);
+      tell(
+        'error',
+        `400 validation_failed on the "${c.name}" widget: ${JSON.stringify(e.errors || e.detail)}`,
+      );
       return c.t('errConfig');
     }
     if (code === 'network') return c.t('errNet');
@@ -370,8 +380,19 @@ form .btn{margin-top:14px}
   // ---------------------------------------------------------------------------------------------
   // Building blocks
 
-  const head = (c, key) => h('div', { class: 'head' }, h('h2', { part: 'title' }, c.el.getAttribute('data-title') || c.t(key)));
-  const kpi = (label, value, part) => h('div', { class: 'kpi', part: 'kpi', 'data-kpi': part }, h('b', {}, value), h('span', {}, label));
+  const head = (c, key) =>
+    h(
+      'div',
+      { class: 'head' },
+      h('h2', { part: 'title' }, c.el.getAttribute('data-title') || c.t(key)),
+    );
+  const kpi = (label, value, part) =>
+    h(
+      'div',
+      { class: 'kpi', part: 'kpi', 'data-kpi': part },
+      h('b', {}, value),
+      h('span', {}, label),
+    );
   const empty = (c, key) => h('p', { class: 'muted', 'data-part': 'empty' }, c.t(key));
 
   function leadList(c, leads, none) {
@@ -383,7 +404,12 @@ form .btn{margin-top:14px}
         h(
           'li',
           { 'data-lead-id': l.id, 'data-status': l.status },
-          h('div', {}, h('span', { 'data-field': 'name' }, l.contact_name), h('small', {}, l.relative_time)),
+          h(
+            'div',
+            {},
+            h('span', { 'data-field': 'name' }, l.contact_name),
+            h('small', {}, l.relative_time),
+          ),
           h('span', { class: `chip ${l.status}` }, l.status_human),
         ),
       ),
@@ -423,11 +449,31 @@ form .btn{margin-top:14px}
     return h(
       'div',
       { class: 'pager', part: 'pager' },
-      h('button', { type: 'button', class: 'btn', 'data-action': 'prev', disabled: p.page <= 1, onclick: () => go(p.page - 1) }, c.t('prev')),
-      h('span', { class: 'muted', 'data-part': 'page' }, c.t('page', { p: p.page, n: p.total_pages })),
       h(
         'button',
-        { type: 'button', class: 'btn', 'data-action': 'next', disabled: p.page >= p.total_pages, onclick: () => go(p.page + 1) },
+        {
+          type: 'button',
+          class: 'btn',
+          'data-action': 'prev',
+          disabled: p.page <= 1,
+          onclick: () => go(p.page - 1),
+        },
+        c.t('prev'),
+      ),
+      h(
+        'span',
+        { class: 'muted', 'data-part': 'page' },
+        c.t('page', { p: p.page, n: p.total_pages }),
+      ),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'btn',
+          'data-action': 'next',
+          disabled: p.page >= p.total_pages,
+          onclick: () => go(p.page + 1),
+        },
         c.t('next'),
       ),
     );
@@ -450,7 +496,8 @@ form .btn{margin-top:14px}
       const mine = ++seq;
       c.state('loading');
       c.box.setAttribute('aria-busy', 'true');
-      if (!last) c.show(head(c, title), h('p', { class: 'muted', 'data-part': 'loading' }, c.t('loading')));
+      if (!last)
+        c.show(head(c, title), h('p', { class: 'muted', 'data-part': 'loading' }, c.t('loading')));
       try {
         const data = await load();
         if (mine !== seq) return;
@@ -462,9 +509,22 @@ form .btn{margin-top:14px}
         c.state('error');
         c.show(
           head(c, title),
-          h('p', { class: 'err', role: 'alert', 'data-part': 'error', 'data-code': (e && e.code) || 'error' }, explain(c, e)),
+          h(
+            'p',
+            {
+              class: 'err',
+              role: 'alert',
+              'data-part': 'error',
+              'data-code': (e && e.code) || 'error',
+            },
+            explain(c, e),
+          ),
           e && (e.code === 'network' || !e.status || e.status >= 500)
-            ? h('button', { type: 'button', class: 'btn', 'data-action': 'retry', onclick: () => c.reload() }, c.t('retry'))
+            ? h(
+                'button',
+                { type: 'button', class: 'btn', 'data-action': 'retry', onclick: () => c.reload() },
+                c.t('retry'),
+              )
             : null,
         );
       } finally {
@@ -540,7 +600,11 @@ form .btn{margin-top:14px}
                           'li',
                           {},
                           h('span', {}, a.currency),
-                          h('span', { class: 'amt' }, `${a.cleared_formatted} · ${a.pending_formatted}`),
+                          h(
+                            'span',
+                            { class: 'amt' },
+                            `${a.cleared_formatted} · ${a.pending_formatted}`,
+                          ),
                         ),
                       ),
                   ),
@@ -587,10 +651,16 @@ form .btn{margin-top:14px}
                       c.reload();
                     },
                   },
-                  statuses.map((s) => h('option', { value: s }, c.t(s === 'all' ? 'all' : `s_${s}`))),
+                  statuses.map((s) =>
+                    h('option', { value: s }, c.t(s === 'all' ? 'all' : `s_${s}`)),
+                  ),
                 ),
               ),
-              h('span', { class: 'muted', 'data-part': 'total' }, `${c.t('leadsN')}: ${d.pagination.total}`),
+              h(
+                'span',
+                { class: 'muted', 'data-part': 'total' },
+                `${c.t('leadsN')}: ${d.pagination.total}`,
+              ),
             ),
             leadList(c, d.leads, 'noLeads'),
             pager(c, d.pagination, (p) => {
@@ -625,7 +695,11 @@ form .btn{margin-top:14px}
             const o = ch.length > 0 && isOpen(n);
             return h(
               'li',
-              { 'data-user-id': n.user_id, 'data-depth': n.depth, 'aria-expanded': ch.length ? String(o) : null },
+              {
+                'data-user-id': n.user_id,
+                'data-depth': n.depth,
+                'aria-expanded': ch.length ? String(o) : null,
+              },
               h(
                 'div',
                 { class: 'node' },
@@ -678,13 +752,17 @@ form .btn{margin-top:14px}
                     )
                   : null,
               ),
-              d.total_downline ? h('ul', { class: 'tree', part: 'tree' }, node(d.root)) : empty(c, 'noTree'),
+              d.total_downline
+                ? h('ul', { class: 'tree', part: 'tree' }, node(d.root))
+                : empty(c, 'noTree'),
               h(
                 'p',
                 { class: 'muted', 'data-part': 'depth' },
                 c.t('levels', { n: Math.min(shown, d.max_depth) }),
                 ' ',
-                d.hit_depth_cap ? h('span', { 'data-part': 'depth-cap' }, c.t('cap', { n: d.max_depth })) : null,
+                d.hit_depth_cap
+                  ? h('span', { 'data-part': 'depth-cap' }, c.t('cap', { n: d.max_depth }))
+                  : null,
               ),
               d.hit_depth_cap && depth < 20
                 ? h(
@@ -711,7 +789,9 @@ form .btn{margin-top:14px}
 
     partners(c) {
       let page = 1;
-      const date = new Intl.DateTimeFormat(c.locale === 'en' ? 'en' : 'ru-RU', { dateStyle: 'medium' });
+      const date = new Intl.DateTimeFormat(c.locale === 'en' ? 'en' : 'ru-RU', {
+        dateStyle: 'medium',
+      });
       reader(
         c,
         'partners',
@@ -735,8 +815,18 @@ form .btn{margin-top:14px}
                       h(
                         'div',
                         { class: 'end' },
-                        p.is_active ? null : h('span', { class: 'chip rejected', 'data-part': 'inactive' }, c.t('inactive')),
-                        h('span', { class: 'chip' }, c.t(`r_${p.partnership_role}`) || p.partnership_role),
+                        p.is_active
+                          ? null
+                          : h(
+                              'span',
+                              { class: 'chip rejected', 'data-part': 'inactive' },
+                              c.t('inactive'),
+                            ),
+                        h(
+                          'span',
+                          { class: 'chip' },
+                          c.t(`r_${p.partnership_role}`) || p.partnership_role,
+                        ),
                       ),
                     ),
                   ),
@@ -769,16 +859,50 @@ form .btn{margin-top:14px}
                 h(
                   'div',
                   { class: 'link' },
-                  h('input', { readonly: true, value: link.short_url, 'data-field': 'short-url', 'aria-label': c.t('link') }),
-                  h('button', { type: 'button', class: 'btn', 'data-action': 'copy', onclick: copy }, c.t(copied ? 'copied' : 'copy')),
+                  h('input', {
+                    readonly: true,
+                    value: link.short_url,
+                    'data-field': 'short-url',
+                    'aria-label': c.t('link'),
+                  }),
+                  h(
+                    'button',
+                    { type: 'button', class: 'btn', 'data-action': 'copy', onclick: copy },
+                    c.t(copied ? 'copied' : 'copy'),
+                  ),
                 ),
-                h('p', { class: 'muted', 'data-part': link.reused ? 'reused' : 'created' }, c.t(link.reused ? 'reused' : 'created')),
+                h(
+                  'p',
+                  { class: 'muted', 'data-part': link.reused ? 'reused' : 'created' },
+                  c.t(link.reused ? 'reused' : 'created'),
+                ),
               ]
             : h('p', { class: 'muted' }, c.t('linkHint')),
-          msg ? h('p', { class: msg[0] === 'error' ? 'err' : 'muted', role: 'status', 'data-part': 'message' }, msg[1]) : null,
+          msg
+            ? h(
+                'p',
+                {
+                  class: msg[0] === 'error' ? 'err' : 'muted',
+                  role: 'status',
+                  'data-part': 'message',
+                },
+                msg[1],
+              )
+            : null,
           link
             ? null
-            : h('button', { type: 'button', class: 'btn primary', part: 'button', 'data-action': 'get-link', disabled: busy, onclick: start }, c.t('getLink')),
+            : h(
+                'button',
+                {
+                  type: 'button',
+                  class: 'btn primary',
+                  part: 'button',
+                  'data-action': 'get-link',
+                  disabled: busy,
+                  onclick: start,
+                },
+                c.t('getLink'),
+              ),
         );
       const say = (state, kind, key) => {
         msg = key ? [kind, c.t(key)] : null;
@@ -788,9 +912,21 @@ form .btn{margin-top:14px}
 
       function start() {
         if (session && session.expiresAt - 60000 > Date.now()) return create();
-        const state = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
-        const q = new URLSearchParams({ client_id: c.tenant, response_type: 'code', scope: 'profile:read', state, popup: '1' });
-        const popup = W.open(`${BASE}/oauth/authorize?${q}`, 'service_sign_in', 'popup,width=480,height=640');
+        const state = [...crypto.getRandomValues(new Uint8Array(16))]
+          .map((b) => b.toString(16).padStart(2, '0'))
+          .join('');
+        const q = new URLSearchParams({
+          client_id: c.tenant,
+          response_type: 'code',
+          scope: 'profile:read',
+          state,
+          popup: '1',
+        });
+        const popup = W.open(
+          `${BASE}/oauth/authorize?${q}`,
+          'service_sign_in',
+          'popup,width=480,height=640',
+        );
         if (!popup) return say('error', 'error', 'popupBlocked');
         busy = true;
         say('waiting', 'info', 'waiting');
@@ -810,7 +946,11 @@ form .btn{margin-top:14px}
           if (!d || typeof d !== 'object' || d.state !== state) return;
           if (d.type === 'service:auth-success' && typeof d.token === 'string') {
             finish(() => {
-              session = { token: d.token, userId: d.user_id, expiresAt: Number(d.expires_at) || Date.now() + 3e6 };
+              session = {
+                token: d.token,
+                userId: d.user_id,
+                expiresAt: Number(d.expires_at) || Date.now() + 3e6,
+              };
               create();
             });
           } else if (d.type === 'service:auth-error') {
@@ -827,12 +967,16 @@ form .btn{margin-top:14px}
         busy = true;
         say('loading', 'info', 'creating');
         const body = { target_type: type, target_id: target };
-        if (attr('data-recommendation-text')) body.recommendation_text = attr('data-recommendation-text');
+        if (attr('data-recommendation-text'))
+          body.recommendation_text = attr('data-recommendation-text');
         if (attr('data-promo-code')) body.promo_code = attr('data-promo-code');
         try {
           link = await call(c, 'data/referral-link', null, {
             method: 'POST',
-            headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${session.token}` },
+            headers: {
+              'Content-Type': 'application/json',
+              Authorization: `Bearer ${session.token}`,
+            },
             body: JSON.stringify(body),
           });
           busy = false;
@@ -880,12 +1024,23 @@ form .btn{margin-top:14px}
       const ref = new URLSearchParams(location.search).get('ref');
       if (!ref) {
         c.state('empty');
-        return c.show(head(c, 'form'), h('p', { class: 'muted', 'data-part': 'no-ref' }, c.t('noRef')));
+        return c.show(
+          head(c, 'form'),
+          h('p', { class: 'muted', 'data-part': 'no-ref' }, c.t('noRef')),
+        );
       }
       let values = { name: '', email: '', phone: '' };
       const field = (name, type, auto, err) => [
         h('label', { for: `f-${name}` }, c.t(name)),
-        h('input', { id: `f-${name}`, name, type, autocomplete: auto, value: values[name], maxlength: name === 'phone' ? 32 : 200, 'aria-invalid': err ? 'true' : null }),
+        h('input', {
+          id: `f-${name}`,
+          name,
+          type,
+          autocomplete: auto,
+          value: values[name],
+          maxlength: name === 'phone' ? 32 : 200,
+          'aria-invalid': err ? 'true' : null,
+        }),
       ];
       const form = (errors, note) => {
         c.show(
@@ -897,14 +1052,22 @@ form .btn{margin-top:14px}
             field('email', 'email', 'email', errors.contact),
             field('phone', 'tel', 'tel', errors.contact),
             note ? h('p', { class: 'err', role: 'alert', 'data-part': 'error' }, note) : null,
-            h('button', { type: 'submit', class: 'btn primary', part: 'button', 'data-action': 'submit' }, c.t('send')),
+            h(
+              'button',
+              { type: 'submit', class: 'btn primary', part: 'button', 'data-action': 'submit' },
+              c.t('send'),
+            ),
           ),
         );
       };
       async function submit(e) {
         e.preventDefault();
         const f = e.target.elements;
-        values = { name: f.name.value.trim(), email: f.email.value.trim(), phone: f.phone.value.trim() };
+        values = {
+          name: f.name.value.trim(),
+          email: f.email.value.trim(),
+          phone: f.phone.value.trim(),
+        };
         if (!values.name) return form({ name: 1 }, c.t('needName'));
         if (!values.email && !values.phone) return form({ contact: 1 }, c.t('needContact'));
         e.target.querySelector('button').disabled = true;
@@ -939,7 +1102,11 @@ form .btn{margin-top:14px}
               c.t('again'),
             ),
           );
-          W.dispatchEvent(new CustomEvent('service-widget:lead', { detail: { tenant: c.tenant, lead_id: lead.lead_id } }));
+          W.dispatchEvent(
+            new CustomEvent('service-widget:lead', {
+              detail: { tenant: c.tenant, lead_id: lead.lead_id },
+            }),
+          );
         } catch (err) {
           c.state('error');
           if (err.code === 'invalid_ref') return form({}, c.t('badRef'));
@@ -947,7 +1114,10 @@ form .btn{margin-top:14px}
           if (err.code === 'validation_failed') {
             const bad = (err.errors || []).map((x) => x.field);
             return form(
-              { name: bad.includes('contact.name'), contact: bad.some((x) => /email|phone/.test(x)) },
+              {
+                name: bad.includes('contact.name'),
+                contact: bad.some((x) => /email|phone/.test(x)),
+              },
               (err.errors || []).map((x) => `${x.field}: ${x.message}`).join('; ') || c.t('err'),
             );
           }
@@ -968,7 +1138,11 @@ form .btn{margin-top:14px}
   }
 
   function localeOf(el) {
-    const v = el.getAttribute('data-locale') || script.getAttribute('data-locale') || D.documentElement.lang || 'ru';
+    const v =
+      el.getAttribute('data-locale') ||
+      script.getAttribute('data-locale') ||
+      D.documentElement.lang ||
+      'ru';
     return /^en/i.test(v) ? 'en' : 'ru';
   }
 
@@ -1001,7 +1175,8 @@ form .btn{margin-top:14px}
       userId: el.getAttribute('data-user-id'),
       t: (k, vars) => fill(L[locale][k] || '', vars),
       state: (s) => box.setAttribute('data-state', s),
-      show: (...nodes) => box.replaceChildren(...nodes.flat(3).filter((n) => n != null && n !== false)),
+      show: (...nodes) =>
+        box.replaceChildren(...nodes.flat(3).filter((n) => n != null && n !== false)),
     };
     if (!c.tenant) {
       tell('error', 'no tenant: add data-tenant="<slug>" to the <script> tag.');
@@ -1025,7 +1200,12 @@ form .btn{margin-top:14px}
   // A lead sent through a lead form refreshes the lists that show it.
   W.addEventListener('service-widget:lead', (e) => {
     for (const c of contexts.values()) {
-      if ((c.name === 'leads' || c.name === 'cabinet') && c.tenant === e.detail.tenant && c.box.isConnected) c.reload();
+      if (
+        (c.name === 'leads' || c.name === 'cabinet') &&
+        c.tenant === e.detail.tenant &&
+        c.box.isConnected
+      )
+        c.reload();
     }
   });
 

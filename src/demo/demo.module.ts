@@ -1,0 +1,21 @@
+import { Module } from '@nestjs/common';
+import { BonusesModule } from '../bonuses/bonuses.module';
+import { LeadsModule } from '../leads/leads.module';
+import { TenantsModule } from '../tenants/tenants.module';
+import { UsersModule } from '../users/users.module';
+import { WidgetModule } from '../widget/widget.module';
+import { DemoController } from './demo.controller';
+import { DemoSeeder } from './demo-seeder.service';
+
+/**
+ * The demo of issue 7: tenant `demo` seeded on a development server's first start, and `/demo`,
+ * a tenant-like page that embeds every widget. Conversions and short links come from their
+ * modules' services through the module reference (those modules do not export them).
+ */
+@Module({
+  imports: [TenantsModule, UsersModule, LeadsModule, BonusesModule, WidgetModule],
+  controllers: [DemoController],
+  providers: [DemoSeeder],
+  exports: [DemoSeeder],
+})
+export class DemoModule {}
