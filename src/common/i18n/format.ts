@@ -49,8 +49,11 @@ export function relativeTime(at: Date, locale: UiLocale, now: Date = new Date())
   }
   const seconds = Math.round((at.getTime() - now.getTime()) / 1000);
   for (const [unit, size] of UNITS) {
-    if (Math.abs(seconds) >= size || unit === 'second')
-      return format.format(Math.trunc(seconds / size), unit);
+    if (Math.abs(seconds) >= size || unit === 'second') {
+      // Math.round/trunc give +0 for "just now", which Intl prints in the future tense.
+      const value = Math.trunc(seconds / size);
+      return format.format(value === 0 ? -0 : value, unit);
+    }
   }
   return format.format(0, 'second');
 }
