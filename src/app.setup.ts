@@ -2,7 +2,7 @@ import { INestApplication, ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import express from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
@@ -24,7 +24,15 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
-  app.use(requestIdMiddleware, httpMetricsMiddleware, helmet(), ...jsonBodyMiddlewares());
+  // The popup must keep window.opener on every response of its flow, redirects included (SPEC 5),
+  // so /oauth gets helmet without Cross-Origin-Opener-Policy.
+  const headers = helmet();
+  const popupHeaders = helmet({ crossOriginOpenerPolicy: false });
+  app.use(requestIdMiddleware, httpMetricsMiddleware);
+  app.use((req: Request, res: Response, next: NextFunction) =>
+    (req.path.startsWith('/oauth/') ? popupHeaders : headers)(req, res, next),
+  );
+  app.use(...jsonBodyMiddlewares());
   // The HTML pages (popup, landing page) post plain forms.
   app.use(['/oauth', '/s', '/org'], express.urlencoded({ extended: false, limit: '64kb' }));
   app.useGlobalPipes(
