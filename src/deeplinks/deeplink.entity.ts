@@ -1,4 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { TenantEntity } from '../tenants/tenant.entity';
 import { MemberEntity } from '../users/member.entity';
 
 export const TARGET_TYPES = ['website', 'offer', 'shop', 'partner', 'storefront'] as const;
@@ -26,6 +27,10 @@ export class DeeplinkEntity {
   @Column({ type: 'text' }) code: string;
   @Column({ type: 'integer', name: 'clicks_count', default: 0 }) clicksCount: number;
   @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' }) createdAt: Date;
+
+  @ManyToOne(() => TenantEntity, { createForeignKeyConstraints: false })
+  @JoinColumn({ name: 'tenant_id' })
+  tenant?: TenantEntity;
 
   @ManyToOne(() => MemberEntity)
   @JoinColumn([

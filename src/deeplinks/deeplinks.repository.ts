@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '../database/transaction-host';
+import type { TenantEntity } from '../tenants/tenant.entity';
 import { DeeplinkEntity } from './deeplink.entity';
 
 @Injectable()
@@ -50,6 +51,14 @@ export class DeeplinksRepository {
 
   findByCode(code: string): Promise<DeeplinkEntity | null> {
     return this.repo.findOneBy({ code });
+  }
+
+  /** The link and its tenant in one round trip (the redirect's hot path). */
+  async findByCodeWithTenant(
+    code: string,
+  ): Promise<{ link: DeeplinkEntity; tenant: TenantEntity } | undefined> {
+    const link = await this.repo.findOne({ where: { code }, relations: { tenant: true } });
+    return link?.tenant ? { link, tenant: link.tenant } : undefined;
   }
 
   /** Counts a click on the link and on its member (the cabinet's clicks_count), in one statement. */

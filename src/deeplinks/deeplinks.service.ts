@@ -81,12 +81,11 @@ export class DeeplinksService {
   }
 
   /** Records the click and says where the link leads; undefined for an unknown code. */
-  async follow(code: string, tenantOf: (tenantId: string) => Promise<TenantEntity | null>) {
-    const link = await this.links.findByCode(code);
-    if (!link) return undefined;
-    const tenant = await tenantOf(link.tenantId);
-    if (!tenant) return undefined;
-    await this.tx.transaction(() => this.links.recordClick(link));
+  async follow(code: string): Promise<LinkDestination | undefined> {
+    const found = await this.links.findByCodeWithTenant(code);
+    if (!found) return undefined;
+    const { link, tenant } = found;
+    await this.links.recordClick(link);
     const ref = this.signedRef(link);
     if (link.targetType === 'website') {
       return { kind: 'redirect', location: withRef(link.targetId, ref) } satisfies LinkDestination;
@@ -128,8 +127,23 @@ export class DeeplinksService {
   }
 }
 
-function withRef(target: string, ref: string): string {
+/**
+ * The target with `ref=<signed_ref>` added, its other query parameters kept byte for byte
+ * (URLSearchParams would re-encode them: `a%20b` would become `a+b`). An existing `ref` is replaced.
+ */
+export function withRef(target: string, ref: string): string {
   const url = new URL(target);
-  url.searchParams.set('ref', ref);
+  const name = (part: string) => {
+    try {
+      return decodeURIComponent(part.split('=')[0].replace(/\+/g, ' '));
+    } catch {
+      return part;
+    }
+  };
+  const kept = url.search
+    .slice(1)
+    .split('&')
+    .filter((part) => part !== '' && name(part) !== 'ref');
+  url.search = [...kept, `ref=${encodeURIComponent(ref)}`].join('&');
   return url.toString();
 }

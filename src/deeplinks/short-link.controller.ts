@@ -33,9 +33,7 @@ export class ShortLinkController {
 
   @Get(':code')
   async follow(@Param('code') code: string, @Res() res: Response): Promise<void> {
-    const destination = /^[A-Za-z0-9]{8}$/.test(code)
-      ? await this.links.follow(code, (tenantId) => this.tenantById(tenantId))
-      : undefined;
+    const destination = /^[A-Za-z0-9]{8}$/.test(code) ? await this.links.follow(code) : undefined;
     if (!destination) return notFound(res);
     if (destination.kind === 'redirect') {
       res.setHeader('Cache-Control', 'no-store');

@@ -10,8 +10,12 @@ import { AUTH_POLICY, AuthPolicy } from './auth.decorators';
 import { AUTH_LOOKUP, AuthLookup } from './auth-lookup';
 import { ALLOW_ORIGIN, EmbedOriginPolicy } from './embed-origin';
 import { EmbedTokenService } from './embed-token.service';
+import { RateLimiter } from '../http/rate-limiter';
 
 export const TENANT_KEY_HEADER = 'x-service-tenant-key';
+/** SPEC 7: per tenant for the Federation API, per IP and tenant for the Embed APIs. */
+export const FEDERATION_LIMIT_PER_MINUTE = 6000;
+export const EMBED_LIMIT_PER_MINUTE = 600;
 
 /**
  * Registered globally; default deny. A route states its policy with `@Public()`,
@@ -28,6 +32,7 @@ export class AuthGuard implements CanActivate {
     @Inject(AUTH_LOOKUP) private readonly lookup: AuthLookup,
     private readonly embedOrigin: EmbedOriginPolicy,
     private readonly embedTokens: EmbedTokenService,
+    private readonly limiter: RateLimiter,
     config: AppConfig,
   ) {
     this.adminTokenDigest = digest(config.adminToken);
@@ -53,6 +58,7 @@ export class AuthGuard implements CanActivate {
       case 'embed-bearer': {
         const allowOwn = policy.kind === 'embed-origin' && policy.allowOwnOrigin === true;
         const { tenant, origin } = await this.embedOrigin.resolve(req, allowOwn);
+        await this.limiter.consume('embed', `${tenant.id}:${req.ip}`, EMBED_LIMIT_PER_MINUTE, 60);
         context.switchToHttp().getResponse<Response>().setHeader(ALLOW_ORIGIN, origin);
         req.tenant = tenant;
         if (policy.kind === 'embed-bearer') {
@@ -82,6 +88,7 @@ export class AuthGuard implements CanActivate {
         'X-Service-Tenant-Key is missing, unknown or revoked.',
       );
     }
+    await this.limiter.consume('federation', found.tenant.id, FEDERATION_LIMIT_PER_MINUTE, 60);
     req.tenant = found.tenant;
     req.actor = {
       type: 'tenant_key',

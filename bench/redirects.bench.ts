@@ -1,0 +1,272 @@
+/**
+ * Short-link redirect throughput (SPEC 5, GET /s/:code): each redirect looks the code up, records
+ * a click (one UPDATE on deeplinks and members) and answers 302 with `ref` added. The benchmark
+ * compares it with the floor of what any Node HTTP server can do on this machine: a node:http
+ * server answering a static 302 with a Location of the same length. Target: the service reaches
+ * at least half the static server's requests per second (ratio ≥ 0.5).
+ *
+ * Run: npx ts-node --transpile-only bench/redirects.bench.ts
+ * Needs PostgreSQL and Redis (BENCH_DATABASE_SERVER, BENCH_REDIS_URL; local defaults). Creates
+ * and drops its own database `bench_redirects_<random>`; always exits 0.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import { join } from 'node:path';
+import Redis from 'ioredis';
+import { Client } from 'pg';
+import { createApp } from '../src/app.setup';
+import { EmbedTokenService } from '../src/common/auth/embed-token.service';
+import { loadConfig } from '../src/config/load-config';
+import { ensureDatabase, quoteIdent, runMigrations } from '../src/database/ensure-database';
+
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
+const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 3);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const TARGET_RATIO = 0.5;
+/** At least this share of the 302s autocannon counted must show up in deeplinks.clicks_count. */
+const CLICKS_FLOOR = 0.99;
+
+const SERVER = process.env.BENCH_DATABASE_SERVER ?? 'postgres://postgres@127.0.0.1:5432';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const AUTOCANNON = join(__dirname, '..', 'node_modules', 'autocannon', 'autocannon.js');
+
+/** The part of autocannon's `--json` result this script reads. */
+interface CannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number; average: number; max: number };
+  statusCodeStats: Record<string, { count: number }>;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+}
+
+/**
+ * Runs autocannon in a child process, so the load generator does not share the event loop (and
+ * the CPU time slice) with the servers under test, which run in this process.
+ */
+function cannon(url: string, seconds: number): Promise<CannonResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [AUTOCANNON, '-c', String(CONNECTIONS), '-d', String(seconds), '-j', url],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      try {
+        resolve(JSON.parse(out) as CannonResult);
+      } catch {
+        reject(new Error(`autocannon exited ${code}: ${err.slice(-2000)}`));
+      }
+    });
+  });
+}
+
+const count302 = (r: CannonResult) => r.statusCodeStats['302']?.count ?? 0;
+
+async function main(): Promise<void> {
+  const runId = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const dbName = `bench_redirects_${runId}`;
+  const databaseUrl = `${SERVER}/${dbName}`;
+  const queuePrefix = `bench_${runId}`;
+  const adminToken = `adm_${randomBytes(24).toString('base64url')}`;
+  const started = Date.now();
+  const log = (msg: string) =>
+    process.stdout.write(`[${((Date.now() - started) / 1000).toFixed(1)}s] ${msg}\n`);
+
+  await ensureDatabase(databaseUrl);
+  let app: Awaited<ReturnType<typeof createApp>> | undefined;
+  let baseline: http.Server | undefined;
+  const db = new Client({ connectionString: databaseUrl });
+  try {
+    await runMigrations(databaseUrl);
+    log(`database ${dbName} migrated`);
+
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATABASE_URL: databaseUrl,
+      REDIS_URL,
+      QUEUE_PREFIX: queuePrefix,
+      ADMIN_TOKEN: adminToken,
+      JWT_SECRET: randomBytes(32).toString('base64url'),
+      REF_SIGNING_SECRET: randomBytes(32).toString('base64url'),
+      SECRETS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      PUBLIC_BASE_URL: 'http://localhost:3000',
+      MIGRATIONS_RUN: 'false',
+      LOG_LEVEL: 'silent',
+      RATE_LIMITS: 'off',
+      // The API role, as production serves short links: no queue consumers competing for the CPU.
+      PROCESS_ROLE: 'api',
+    });
+    app = await createApp(config);
+    await app.listen(0, '127.0.0.1');
+    const { port } = app.getHttpServer().address() as AddressInfo;
+    const base = `http://127.0.0.1:${port}`;
+    log(`app listening on ${base}`);
+
+    const call = async (path: string, headers: Record<string, string>, body: unknown) => {
+      const res = await fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
+      const text = await res.text();
+      if (res.status >= 300) throw new Error(`${path}: ${res.status} ${text}`);
+      return JSON.parse(text) as Record<string, unknown>;
+    };
+
+    const slug = `bench-${randomBytes(4).toString('hex')}`;
+    const origin = `https://${slug}.example`;
+    const tenant = await call(
+      '/admin/v1/tenants',
+      { authorization: `Bearer ${adminToken}` },
+      { slug, display_name: 'Bench', allowed_origins: [origin] },
+    );
+    const tenantId = tenant.org_id as string;
+    const member = await call(
+      '/federation/v1/users/upsert',
+      { 'x-service-tenant-key': tenant.tenant_key as string },
+      { external_id: 'bench-partner', full_name: 'Bench Partner' },
+    );
+    const { token } = app
+      .get(EmbedTokenService)
+      .issue(tenantId, member.tenant_service_id as string);
+    const link = await call(
+      `/embed/v1/data/referral-link?tenant=${slug}`,
+      { authorization: `Bearer ${token}`, origin },
+      { target_type: 'website', target_id: `${origin}/catalog/spring?utm_source=partner` },
+    );
+    const code = link.code as string;
+    const deeplinkId = link.deeplink_id as string;
+
+    // One probe: the real answer, whose Location length the static server copies.
+    const probe = await fetch(`${base}/s/${code}`, { redirect: 'manual' });
+    const location = probe.headers.get('location') ?? '';
+    await probe.text();
+    if (probe.status !== 302 || !location.includes(`ref=${link.signed_ref as string}`)) {
+      throw new Error(`GET /s/${code}: ${probe.status} ${location}`);
+    }
+    log(`link ${code} → 302 (Location ${location.length} characters)`);
+
+    // The floor: node:http, a static 302, a Location of the same length, the same no-store.
+    const staticLocation = `${origin}/`.padEnd(location.length, 'x');
+    baseline = http.createServer((_req, res) => {
+      res.writeHead(302, {
+        Location: staticLocation,
+        'Cache-Control': 'no-store',
+        'Content-Length': '0',
+      });
+      res.end();
+    });
+    await new Promise<void>((resolve) => baseline!.listen(0, '127.0.0.1', resolve));
+    const baselineUrl = `http://127.0.0.1:${(baseline.address() as AddressInfo).port}/s/${code}`;
+
+    await db.connect();
+    const clicks = async () =>
+      Number(
+        (
+          await db.query('SELECT clicks_count FROM deeplinks WHERE tenant_id = $1 AND id = $2', [
+            tenantId,
+            deeplinkId,
+          ])
+        ).rows[0].clicks_count,
+      );
+
+    // CPU time of this process (both servers, not the load generator) per answered request: a
+    // figure that stays meaningful on a busy machine, where requests per second do not.
+    const measured = async (url: string) => {
+      const cpu0 = process.cpuUsage();
+      const result = await cannon(url, DURATION_S);
+      const cpu = process.cpuUsage(cpu0);
+      return { ...result, cpuMsPerRequest: (cpu.user + cpu.system) / 1000 / result.requests.total };
+    };
+
+    log(`warm-up ${WARMUP_S}s each`);
+    await cannon(`${base}/s/${code}`, WARMUP_S);
+    await cannon(baselineUrl, WARMUP_S);
+    // Let requests still in flight at the warm-up's deadline finish before counting.
+    await new Promise((r) => setTimeout(r, 500));
+
+    const clicksBefore = await clicks();
+    log(`measuring GET /s/${code}: ${DURATION_S}s, ${CONNECTIONS} connections`);
+    const service = await measured(`${base}/s/${code}`);
+    await new Promise((r) => setTimeout(r, 500));
+    const recorded = (await clicks()) - clicksBefore;
+    log(`measuring the static node:http 302: ${DURATION_S}s, ${CONNECTIONS} connections`);
+    const floor = await measured(baselineUrl);
+
+    const ratio = service.requests.average / floor.requests.average;
+    const redirects = count302(service);
+    const cpu = os.cpus();
+    const row = (name: string, r: CannonResult & { cpuMsPerRequest: number }) =>
+      [
+        name.padEnd(30),
+        r.requests.average.toFixed(0).padStart(8),
+        r.latency.p50.toFixed(1).padStart(8),
+        r.latency.p99.toFixed(1).padStart(8),
+        String(count302(r)).padStart(8),
+        String(r.non2xx - count302(r) + r.errors + r.timeouts).padStart(8),
+        r.cpuMsPerRequest.toFixed(3).padStart(10),
+      ].join(' ');
+    const header = [
+      'server'.padEnd(30),
+      ...['req/s', 'p50 ms', 'p99 ms', '302s', 'other'].map((h) => h.padStart(8)),
+      'CPU ms/req',
+    ].join(' ');
+    process.stdout.write(
+      [
+        '',
+        `GET /s/:code (website link: lookup, click recorded, 302 with ref) against a static node:http 302,`,
+        `autocannon ${CONNECTIONS} connections × ${DURATION_S}s each after ${WARMUP_S}s warm-up; Location ${location.length} characters`,
+        `machine: ${cpu[0]?.model ?? 'unknown CPU'} × ${cpu.length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}, ${os.platform()} ${os.release()}, load average ${os
+          .loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')}`,
+        '',
+        header,
+        row('service GET /s/:code', service),
+        row('static node:http 302', floor),
+        '',
+        `service ÷ static (req/s): ${ratio.toFixed(3)}  target ≥ ${TARGET_RATIO}  ${ratio >= TARGET_RATIO ? 'PASS' : 'FAIL'}`,
+        `clicks recorded during the run: ${recorded}; 302 responses counted: ${redirects}; ` +
+          `recorded ÷ counted: ${redirects ? (recorded / redirects).toFixed(4) : 'n/a'}  ` +
+          `(expected ${redirects} … ${redirects + CONNECTIONS}, at least ${CLICKS_FLOOR * 100} %)  ` +
+          `${recorded >= redirects * CLICKS_FLOOR && recorded <= redirects + CONNECTIONS ? 'PASS' : 'FAIL'}`,
+        '',
+      ].join('\n'),
+    );
+  } catch (error) {
+    process.stdout.write(`benchmark failed: ${(error as Error).stack ?? String(error)}\n`);
+  } finally {
+    await db.end().catch(() => undefined);
+    if (baseline) {
+      baseline.closeAllConnections();
+      await new Promise((r) => baseline!.close(r));
+    }
+    if (app) await app.close().catch(() => undefined);
+    const admin = new Client({ connectionString: `${SERVER}/postgres` });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(dbName)} WITH (FORCE)`);
+    await admin.end();
+    const redis = new Redis(REDIS_URL);
+    const keys = await redis.keys(`${queuePrefix}:*`);
+    if (keys.length) await redis.del(...keys);
+    redis.disconnect();
+    log(`cleaned up (database ${dbName} dropped)`);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stdout.write(`benchmark failed: ${String(error)}\n`);
+    process.exit(0);
+  },
+);

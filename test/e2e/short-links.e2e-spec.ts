@@ -1,0 +1,360 @@
+import { randomBytes } from 'node:crypto';
+import type { Response } from 'supertest';
+import { EmbedTokenService } from '../../src/common/auth/embed-token.service';
+import { eventsOf } from '../factories/money.factory';
+import { createTenant, TestTenant } from '../factories/tenants.factory';
+import { upsertUser, UpsertedUser } from '../factories/users.factory';
+import { createTestApp, TestApp } from '../utils/create-test-app';
+
+/**
+ * Short links (SPEC 5, GET /s/:code): a click is recorded, then a 302 to the website target or the
+ * tenant's link template with `ref` added, or the service's landing page with the recommendation,
+ * the promo code and a lead form that works without JavaScript (POST /s/:code/lead).
+ */
+
+interface Link {
+  short_url: string;
+  signed_ref: string;
+  deeplink_id: string;
+  code: string;
+  reused: boolean;
+}
+
+function expectHtml(res: Response, status: number) {
+  expect(res.status).toBe(status);
+  expect(res.headers['content-type']).toMatch(/^text\/html/);
+  expect(res.headers['cache-control']).toBe('no-store');
+}
+
+/** The landing page's lead form, as a browser with JavaScript disabled would find it. */
+function leadFormOf(html: string) {
+  const form = /<form\b([^>]*\bdata-form="lead"[^>]*)>([\s\S]*?)<\/form>/.exec(html);
+  if (!form) return undefined;
+  const attrs = form[1];
+  const inputs = [...form[2].matchAll(/<input\b[^>]*\bname="([^"]+)"/g)].map((m) => m[1]);
+  return {
+    method: /\bmethod="([^"]+)"/.exec(attrs)?.[1],
+    action: /\baction="([^"]+)"/.exec(attrs)?.[1],
+    inputs,
+  };
+}
+
+describe('short links', () => {
+  let t: TestApp;
+  let tenant: TestTenant;
+  let origin: string;
+  let owner: UpsertedUser;
+  let token: string;
+
+  const createLink = async (
+    body: Record<string, unknown>,
+    as: { member?: UpsertedUser } = {},
+  ): Promise<Link> => {
+    const bearer = as.member
+      ? t.app.get(EmbedTokenService).issue(tenant.orgId, as.member.memberId).token
+      : token;
+    const res = await t
+      .http()
+      .post(`/embed/v1/data/referral-link?tenant=${tenant.slug}`)
+      .set('Origin', origin)
+      .set('Authorization', `Bearer ${bearer}`)
+      .send(body);
+    if (res.status !== 200)
+      throw new Error(`createLink: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body as Link;
+  };
+  const clicksOf = async (deeplinkId: string): Promise<number> => {
+    const [row] = await t.db.query(
+      'SELECT clicks_count FROM deeplinks WHERE tenant_id = $1 AND id = $2',
+      [tenant.orgId, deeplinkId],
+    );
+    return row.clicks_count;
+  };
+  const cabinetClicks = async (member: UpsertedUser): Promise<number> => {
+    const res = await t
+      .http()
+      .get(`/embed/v1/data/cabinet/${member.memberId}?tenant=${tenant.slug}`)
+      .set('Origin', origin);
+    expect(res.status).toBe(200);
+    return res.body.kpi.clicks_count;
+  };
+  const postLead = (code: string, form: string) =>
+    t
+      .http()
+      .post(`/s/${code}/lead`)
+      .set('Content-Type', 'application/x-www-form-urlencoded')
+      .send(form);
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    tenant = await createTenant(t, { display_name: 'Acme & Sons' });
+    origin = `https://${tenant.slug}.example`;
+    owner = await upsertUser(t, tenant.key, { full_name: 'Link Owner', email: 'owner@x.example' });
+    token = t.app.get(EmbedTokenService).issue(tenant.orgId, owner.memberId).token;
+  });
+  afterAll(() => t.close());
+
+  describe('website links', () => {
+    it('redirect 302 to the target with ref=<signed_ref> added, no-store', async () => {
+      const link = await createLink({ target_type: 'website', target_id: `${origin}/catalog` });
+      expect(link.short_url).toBe(`http://localhost:3000/s/${link.code}`);
+      const res = await t.http().get(`/s/${link.code}`);
+      expect(res.status).toBe(302);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['location']).toBe(`${origin}/catalog?ref=${link.signed_ref}`);
+      expect(new URL(res.headers['location']).searchParams.get('ref')).toBe(link.signed_ref);
+    });
+
+    it('keep the existing query as it was, adding ref to it (and keep the fragment after it)', async () => {
+      const target = `${origin}/path?q&utm_campaign=spring%20sale&next=/account/orders#top`;
+      const link = await createLink({ target_type: 'website', target_id: target });
+      const res = await t.http().get(`/s/${link.code}`);
+      expect(res.status).toBe(302);
+      const location = new URL(res.headers['location']);
+      expect(location.origin + location.pathname).toBe(`${origin}/path`);
+      expect(location.hash).toBe('#top');
+      expect(location.searchParams.getAll('ref')).toEqual([link.signed_ref]);
+      expect(location.searchParams.get('utm_campaign')).toBe('spring sale');
+      // Byte for byte: the tenant's own query is not re-encoded (`q` stays `q`, `%20` stays
+      // `%20` for decodeURIComponent readers, `/` stays `/`).
+      expect(res.headers['location']).toBe(
+        `${origin}/path?q&utm_campaign=spring%20sale&next=/account/orders&ref=${link.signed_ref}#top`,
+      );
+    });
+
+    it('replace a ref already in the target rather than adding a second one', async () => {
+      const link = await createLink({
+        target_type: 'website',
+        target_id: `${origin}/p?ref=forged.value&x=1`,
+      });
+      const res = await t.http().get(`/s/${link.code}`);
+      expect(res.status).toBe(302);
+      const location = new URL(res.headers['location']);
+      expect(location.searchParams.getAll('ref')).toEqual([link.signed_ref]);
+      expect(location.searchParams.get('x')).toBe('1');
+    });
+  });
+
+  describe('other target types', () => {
+    it('redirect to the tenant link template with {id} filled and ref added', async () => {
+      const patched = await t
+        .http()
+        .patch(`/admin/v1/tenants/${tenant.slug}`)
+        .set('Authorization', `Bearer ${t.adminToken}`)
+        .send({
+          link_templates: {
+            offer: `${origin}/offers/{id}?from=partner`,
+            partner: `https://partners.example/p/{id}`,
+          },
+        });
+      expect(patched.status).toBe(200);
+
+      const offer = await createLink({ target_type: 'offer', target_id: 'spring-42' });
+      const res = await t.http().get(`/s/${offer.code}`);
+      expect(res.status).toBe(302);
+      expect(res.headers['cache-control']).toBe('no-store');
+      const location = new URL(res.headers['location']);
+      expect(location.origin + location.pathname).toBe(`${origin}/offers/spring-42`);
+      expect(location.searchParams.get('from')).toBe('partner');
+      expect(location.searchParams.getAll('ref')).toEqual([offer.signed_ref]);
+
+      const partner = await createLink({ target_type: 'partner', target_id: 'p_7.x' });
+      const toPartner = await t.http().get(`/s/${partner.code}`);
+      expect(toPartner.status).toBe(302);
+      expect(toPartner.headers['location']).toBe(
+        `https://partners.example/p/p_7.x?ref=${partner.signed_ref}`,
+      );
+    });
+
+    it('without a template: a landing page with the recommendation and promo code escaped and a lead form', async () => {
+      const link = await createLink({
+        target_type: 'shop',
+        target_id: 'shop-9',
+        recommendation_text: 'Best <script>alert(1)</script> shop "ever" & more',
+        promo_code: 'SPRING_10-X',
+      });
+      const res = await t.http().get(`/s/${link.code}`);
+      expectHtml(res, 200);
+      expect(res.text).toContain(
+        'Best &lt;script&gt;alert(1)&lt;/script&gt; shop &quot;ever&quot; &amp; more',
+      );
+      expect(res.text).not.toContain('<script>alert(1)');
+      expect(res.text).toContain('SPRING_10-X');
+      expect(res.text).toContain('Acme &amp; Sons');
+      expect(leadFormOf(res.text)).toEqual({
+        method: 'post',
+        action: `/s/${link.code}/lead`,
+        inputs: expect.arrayContaining(['name', 'email', 'phone']),
+      });
+      // Served as the service's page: unframeable, nonce-only scripts.
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['content-security-policy']).toMatch(/frame-ancestors 'none'/);
+      expect(res.headers['content-security-policy']).toMatch(/script-src 'nonce-[^']+'(;|$)/);
+    });
+
+    it('a link without recommendation or promo code still lands with the lead form', async () => {
+      const link = await createLink({ target_type: 'storefront', target_id: 'main' });
+      const res = await t.http().get(`/s/${link.code}`);
+      expectHtml(res, 200);
+      expect(leadFormOf(res.text)?.inputs).toEqual(
+        expect.arrayContaining(['name', 'email', 'phone']),
+      );
+    });
+  });
+
+  describe('the landing page lead form (no JavaScript)', () => {
+    let link: Link;
+
+    beforeAll(async () => {
+      link = await createLink({ target_type: 'shop', target_id: 'form-shop', promo_code: 'FORM' });
+    });
+
+    it('creates a referral_link lead for the link owner and shows a thank-you page', async () => {
+      const email = `visitor-${randomBytes(4).toString('hex')}@example.org`;
+      const res = await postLead(
+        link.code,
+        new URLSearchParams({ name: 'Olga Visitor', email, phone: '+7 900 123-45-67' }).toString(),
+      );
+      expectHtml(res, 200);
+      expect(res.text).toMatch(/Thank you/i);
+      expect(leadFormOf(res.text)).toBeUndefined();
+
+      const rows = await t.db.query(
+        `SELECT id, source, referrer_user_id, referrer_member_id, contact_name, contact_phone, status
+           FROM leads WHERE tenant_id = $1 AND contact_email = $2`,
+        [tenant.orgId, email],
+      );
+      expect(rows).toEqual([
+        {
+          id: expect.stringMatching(/^lead_/),
+          source: 'referral_link',
+          referrer_user_id: owner.serviceUserId,
+          referrer_member_id: owner.memberId,
+          contact_name: 'Olga Visitor',
+          contact_phone: '+7 900 123-45-67',
+          status: 'new',
+        },
+      ]);
+      const event = (await eventsOf(t, tenant.orgId, 'lead.created')).find(
+        (e) => e.payload.lead_id === rows[0].id,
+      );
+      expect(event?.payload).toMatchObject({
+        referrer_user_id: owner.serviceUserId,
+        contact: { name: 'Olga Visitor', email },
+        source: 'referral_link',
+      });
+    });
+
+    it('takes a phone without an email', async () => {
+      const phone = `+7 900 ${String(Math.floor(Math.random() * 1e6)).padStart(6, '0')}`;
+      const res = await postLead(
+        link.code,
+        new URLSearchParams({ name: 'Phone Only', phone }).toString(),
+      );
+      expectHtml(res, 200);
+      const rows = await t.db.query(
+        'SELECT source FROM leads WHERE tenant_id = $1 AND contact_phone = $2',
+        [tenant.orgId, phone],
+      );
+      expect(rows).toEqual([{ source: 'referral_link' }]);
+    });
+
+    it.each([
+      ['no name', 'email=a%40example.org'],
+      ['no email and no phone', 'name=Nobody'],
+      ['a malformed email', 'name=Bad&email=not-an-email'],
+      ['a malformed phone', 'name=Bad&phone=call-me'],
+      ['only blanks', 'name=%20%20&email=&phone='],
+    ])(
+      'answers an invalid form (%s) with a 400 page that shows the form again',
+      async (_label, form) => {
+        const before = await t.db.query(
+          'SELECT count(*)::int AS n FROM leads WHERE tenant_id = $1',
+          [tenant.orgId],
+        );
+        const res = await postLead(link.code, form);
+        expectHtml(res, 400);
+        expect(leadFormOf(res.text)?.action).toBe(`/s/${link.code}/lead`);
+        const after = await t.db.query(
+          'SELECT count(*)::int AS n FROM leads WHERE tenant_id = $1',
+          [tenant.orgId],
+        );
+        expect(after[0].n).toBe(before[0].n);
+      },
+    );
+
+    it('escapes what the visitor typed when it is shown back', async () => {
+      const res = await postLead(
+        link.code,
+        new URLSearchParams({ name: '<img src=x onerror=alert(1)>', email: 'nope' }).toString(),
+      );
+      expectHtml(res, 400);
+      expect(res.text).not.toContain('<img src=x');
+    });
+
+    it('answers an unknown code with a 404 page', async () => {
+      const res = await postLead('Zz9Zz9Zz', 'name=X&email=x%40example.org');
+      expectHtml(res, 404);
+    });
+  });
+
+  describe('unknown codes', () => {
+    it.each(['Zz9Zz9Zz', 'short', 'toolongcode1', 'bad!code', '%3Cscript%3E'])(
+      'GET /s/%s answers a 404 HTML page',
+      async (code) => {
+        const res = await t.http().get(`/s/${code}`);
+        expectHtml(res, 404);
+        expect(res.headers['location']).toBeUndefined();
+      },
+    );
+  });
+
+  describe('clicks', () => {
+    it('count every GET on the link and on its owner (cabinet kpi.clicks_count)', async () => {
+      const member = await upsertUser(t, tenant.key, { full_name: 'Clicker' });
+      expect(await cabinetClicks(member)).toBe(0);
+      const site = await createLink(
+        { target_type: 'website', target_id: `${origin}/clicks` },
+        { member },
+      );
+      const landing = await createLink(
+        { target_type: 'shop', target_id: 'clicks-shop', recommendation_text: 'Come' },
+        { member },
+      );
+      for (let i = 0; i < 3; i++) expect((await t.http().get(`/s/${site.code}`)).status).toBe(302);
+      for (let i = 0; i < 2; i++)
+        expect((await t.http().get(`/s/${landing.code}`)).status).toBe(200);
+
+      expect(await clicksOf(site.deeplink_id)).toBe(3);
+      expect(await clicksOf(landing.deeplink_id)).toBe(2);
+      expect(await cabinetClicks(member)).toBe(5);
+
+      // Creating the link again (reused) and posting its form are not clicks.
+      await createLink({ target_type: 'website', target_id: `${origin}/clicks` }, { member });
+      await postLead(landing.code, 'name=Form&email=form%40example.org');
+      expect(await clicksOf(site.deeplink_id)).toBe(3);
+      expect(await cabinetClicks(member)).toBe(5);
+
+      // Concurrent clicks are all counted.
+      const burst = await Promise.all(
+        Array.from({ length: 10 }, () => t.http().get(`/s/${site.code}`)),
+      );
+      expect(burst.map((r) => r.status)).toEqual(Array(10).fill(302));
+      expect(await clicksOf(site.deeplink_id)).toBe(13);
+      expect(await cabinetClicks(member)).toBe(15);
+    });
+
+    it('an unknown code counts nothing', async () => {
+      const [{ sum: before }] = await t.db.query(
+        'SELECT coalesce(sum(clicks_count), 0)::int AS sum FROM deeplinks WHERE tenant_id = $1',
+        [tenant.orgId],
+      );
+      await t.http().get('/s/Qq1Qq1Qq');
+      const [{ sum: after }] = await t.db.query(
+        'SELECT coalesce(sum(clicks_count), 0)::int AS sum FROM deeplinks WHERE tenant_id = $1',
+        [tenant.orgId],
+      );
+      expect(after).toBe(before);
+    });
+  });
+});
