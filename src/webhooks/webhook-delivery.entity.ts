@@ -12,6 +12,8 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 @Index('ix_webhook_deliveries_tenant_status', ['tenantId', 'status', 'createdAt', 'eventId'])
 /** The sweeper's work list: pending deliveries by due time. */
 @Index('ix_webhook_deliveries_due', { synchronize: false })
+/** Attempts in flight per tenant (the per-endpoint cap), without scanning settled deliveries. */
+@Index('ix_webhook_deliveries_in_flight', { synchronize: false })
 export class WebhookDeliveryEntity {
   @PrimaryColumn({ type: 'text', name: 'tenant_id' }) tenantId: string;
   /** The delivery is named by its event: one delivery per event. */

@@ -202,7 +202,17 @@ export class WebhookDeliveryService {
       SWEEP_BATCH,
     );
     for (const d of overdue) {
-      await this.enqueue({ tenantId: d.tenantId, eventId: d.eventId }, d.attempts + 1, 0);
+      const attempt = d.attempts + 1;
+      // Unclaimed and overdue, yet its job is "active": a worker took it and died before claiming.
+      // Adding the same id would be ignored while it sits there, so fail it first. Safe even if a
+      // live worker holds it: the Postgres claim still lets only one attempt be sent.
+      const orphan = await this.queue.getJob(deliverJobId(d.eventId, attempt));
+      if (orphan && (await orphan.isActive())) {
+        await orphan
+          .moveToFailed({ message: 'orphaned by a stopped worker' }, true)
+          .catch(() => undefined);
+      }
+      await this.enqueue({ tenantId: d.tenantId, eventId: d.eventId }, attempt, 0);
     }
     return overdue.length;
   }

@@ -5,7 +5,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
-import { rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates } from 'node:tls';
 import { AppConfig } from '../config/app-config';
 import { isForbiddenAddress } from './ssrf';
 
@@ -50,7 +50,10 @@ export class WebhookSender implements OnModuleDestroy {
     const ca = config.webhook.caFile
       ? [...rootCertificates, readFileSync(config.webhook.caFile, 'utf8')]
       : undefined;
-    this.httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 64, ca });
+    // One secure context: passing `ca` itself would make Node join every CA certificate into each
+    // request's pool key (about 1 ms of CPU per attempt).
+    const secureContext = ca ? createSecureContext({ ca }) : undefined;
+    this.httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 64, secureContext });
   }
 
   onModuleDestroy(): void {

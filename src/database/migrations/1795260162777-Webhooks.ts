@@ -22,6 +22,9 @@ export class Webhooks1795260162777 implements MigrationInterface {
       `CREATE INDEX "ix_webhook_deliveries_due" ON "webhook_deliveries" ("next_attempt_at") WHERE "status" = 'pending'`,
     );
     await queryRunner.query(
+      `CREATE INDEX "ix_webhook_deliveries_in_flight" ON "webhook_deliveries" ("tenant_id", "locked_until") WHERE "locked_until" IS NOT NULL`,
+    );
+    await queryRunner.query(
       `CREATE TABLE "webhook_endpoints" ("tenant_id" text NOT NULL, "url" text NOT NULL, "events" text array NOT NULL, "enabled" boolean NOT NULL DEFAULT true, "secret_sealed" text NOT NULL, "previous_secret_sealed" text, "previous_secret_expires_at" TIMESTAMP WITH TIME ZONE, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_54847f2dacee9618585993f1474" PRIMARY KEY ("tenant_id"))`,
     );
     await queryRunner.query(
@@ -41,6 +44,7 @@ export class Webhooks1795260162777 implements MigrationInterface {
     );
     await queryRunner.query(`DROP TABLE "webhook_endpoints"`);
     await queryRunner.query(`DROP INDEX "public"."ix_webhook_deliveries_tenant_status"`);
+    await queryRunner.query(`DROP INDEX "public"."ix_webhook_deliveries_in_flight"`);
     await queryRunner.query(`DROP INDEX "public"."ix_webhook_deliveries_due"`);
     await queryRunner.query(`DROP TABLE "webhook_deliveries"`);
     await queryRunner.query(`DROP TABLE "webhook_attempts"`);

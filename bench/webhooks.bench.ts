@@ -1,0 +1,317 @@
+/**
+ * Webhook delivery throughput against a plain HTTPS client (ARCHITECTURE "Tests": targets live in
+ * bench/). Every delivery pays for its bookkeeping (a claim in Postgres, a Bull job, the attempt
+ * log), but a local receiver that answers at once must still get at least half the rate a bare
+ * keep-alive HTTPS loop with the same concurrency achieves: target engine ÷ baseline ≥ 0.5.
+ *
+ * Run: npx ts-node --transpile-only bench/webhooks.bench.ts
+ * Needs PostgreSQL and Redis (BENCH_DATABASE_SERVER, BENCH_REDIS_URL; local defaults). Creates and
+ * drops its own database `bench_webhooks_<random>` and Bull prefix; always exits 0.
+ * Knobs: BENCH_EVENTS (N, 2000), BENCH_CONCURRENCY (C, 16; at most 64), BENCH_WARMUP (100).
+ */
+import { randomBytes } from 'node:crypto';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import Redis from 'ioredis';
+import { Client } from 'pg';
+import { createApp } from '../src/app.setup';
+import { loadConfig } from '../src/config/load-config';
+import { ensureDatabase, quoteIdent, runMigrations } from '../src/database/ensure-database';
+import { TransactionHost } from '../src/database/transaction-host';
+import { EventsService } from '../src/events/events.service';
+import { newId } from '../src/common/ids';
+import { selfSignedCertificate } from '../test/utils/https-receiver';
+
+const N = Number(process.env.BENCH_EVENTS ?? 2000);
+const C = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 100);
+const TARGET_RATIO = 0.5;
+/** The engine must finish within this, or the run reports what it got and FAIL. */
+const ENGINE_DEADLINE_MS = 120_000;
+
+const SERVER = process.env.BENCH_DATABASE_SERVER ?? 'postgres://postgres@127.0.0.1:5432';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A receiver that reads the body and answers 200 at once; counts requests per event id. */
+async function startReceiver() {
+  const { key, cert } = selfSignedCertificate();
+  const seen = new Map<string, number>();
+  let requests = 0;
+  let handshakes = 0;
+  const server = https.createServer({ key, cert, keepAliveTimeout: 30_000 }, (req, res) => {
+    req.resume();
+    req.on('end', () => {
+      requests++;
+      const id = req.headers['x-service-event-id'];
+      if (typeof id === 'string') seen.set(id, (seen.get(id) ?? 0) + 1);
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end('{"received":true}');
+    });
+  });
+  server.on('secureConnection', () => handshakes++);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `https://127.0.0.1:${port}/hook`,
+    cert,
+    seen,
+    requests: () => requests,
+    handshakes: () => handshakes,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** N POSTs of `body` to `url`, C at a time over a keep-alive agent; returns the elapsed ms. */
+async function plainLoop(url: string, ca: string, body: string, n: number, c: number) {
+  const agent = new https.Agent({ keepAlive: true, maxSockets: c, ca });
+  const target = new URL(url);
+  const post = () =>
+    new Promise<void>((resolve, reject) => {
+      const req = https.request(target, {
+        method: 'POST',
+        agent,
+        headers: {
+          'Content-Type': 'application/json',
+          'Content-Length': String(Buffer.byteLength(body)),
+          'X-Service-Event-Id': `evt_${randomBytes(8).toString('hex')}`,
+        },
+      });
+      req.on('error', reject);
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve() : reject(new Error(`status ${res.statusCode}`)),
+        );
+      });
+      req.end(body);
+    });
+  let next = 0;
+  const started = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: c }, async () => {
+      while (next < n) {
+        next++;
+        await post();
+      }
+    }),
+  );
+  const elapsed = Number(process.hrtime.bigint() - started) / 1e6;
+  agent.destroy();
+  return elapsed;
+}
+
+async function main(): Promise<void> {
+  const runId = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const dbName = `bench_webhooks_${runId}`;
+  const databaseUrl = `${SERVER}/${dbName}`;
+  const queuePrefix = `bench_${runId}`;
+  const adminToken = `adm_${randomBytes(24).toString('base64url')}`;
+  const started = Date.now();
+  const log = (msg: string) =>
+    process.stdout.write(`[${((Date.now() - started) / 1000).toFixed(1)}s] ${msg}\n`);
+
+  await ensureDatabase(databaseUrl);
+  const receiver = await startReceiver();
+  let app: Awaited<ReturnType<typeof createApp>> | undefined;
+  try {
+    await runMigrations(databaseUrl);
+    log(`database ${dbName} migrated`);
+    const { caFile } = selfSignedCertificate();
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATABASE_URL: databaseUrl,
+      REDIS_URL,
+      QUEUE_PREFIX: queuePrefix,
+      ADMIN_TOKEN: adminToken,
+      JWT_SECRET: randomBytes(32).toString('base64url'),
+      REF_SIGNING_SECRET: randomBytes(32).toString('base64url'),
+      SECRETS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      PUBLIC_BASE_URL: 'http://localhost:3000',
+      MIGRATIONS_RUN: 'false',
+      LOG_LEVEL: 'silent',
+      RATE_LIMITS: 'off',
+      // API and worker in one process: the receiver, the engine and the baseline share the box.
+      PROCESS_ROLE: 'all',
+      WEBHOOK_CA_FILE: caFile,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_CONCURRENCY: String(C),
+      WEBHOOK_ENDPOINT_CONCURRENCY: String(C),
+      WEBHOOK_TIMEOUT_MS: '10000',
+    });
+    app = await createApp(config);
+    await app.listen(0, '127.0.0.1');
+    const { port } = app.getHttpServer().address() as AddressInfo;
+    const base = `http://127.0.0.1:${port}`;
+    const call = async (method: string, path: string, body: unknown) => {
+      const res = await fetch(`${base}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
+        body: JSON.stringify(body),
+      });
+      const text = await res.text();
+      if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+      return JSON.parse(text) as Record<string, unknown>;
+    };
+    const slug = `bench-${randomBytes(4).toString('hex')}`;
+    const tenant = await call('POST', '/admin/v1/tenants', {
+      slug,
+      display_name: 'Bench',
+      allowed_origins: ['https://bench.example'],
+    });
+    const tenantId = tenant.org_id as string;
+    await call('PUT', `/admin/v1/tenants/${slug}/webhook`, {
+      url: receiver.url,
+      events: ['lead.created'],
+    });
+    log(`app on ${base}, receiver on ${receiver.url}, C=${C}, N=${N}`);
+
+    const tx = app.get(TransactionHost);
+    const events = app.get(EventsService);
+    const db = new Client({ connectionString: databaseUrl });
+    await db.connect();
+    const delivered = async () =>
+      Number(
+        (
+          await db.query(
+            `SELECT count(*)::int AS n FROM webhook_deliveries WHERE tenant_id = $1 AND status = 'delivered'`,
+            [tenantId],
+          )
+        ).rows[0].n,
+      );
+    /** Emits `n` lead.created events in one transaction, as the outbox does for real changes. */
+    const emit = (n: number) =>
+      tx.transaction(() =>
+        events.emitMany(
+          tenantId,
+          Array.from({ length: n }, (_, i) => ({
+            type: 'lead.created' as const,
+            payload: {
+              lead_id: newId('lead'),
+              referrer_user_id: newId('serviceUser'),
+              contact: { name: `Lead ${i}`, email: `lead${i}@example.org` },
+              offer_id: null,
+              metadata: {},
+              source: 'api',
+            },
+          })),
+        ),
+      );
+    const waitDelivered = async (target: number, deadline: number) => {
+      let done = await delivered();
+      while (done < target && Date.now() < deadline) {
+        await sleep(20);
+        done = await delivered();
+      }
+      return done;
+    };
+
+    try {
+      // Warm-up: connections, JIT, prepared plans.
+      await emit(WARMUP);
+      await waitDelivered(WARMUP, Date.now() + 60_000);
+      log(`warm-up of ${WARMUP} delivered`);
+
+      // The engine: N events committed at once, then timed until every delivery is `delivered`.
+      const requestsBefore = receiver.requests();
+      const handshakesBefore = receiver.handshakes();
+      const cpu0 = process.cpuUsage();
+      const t0 = process.hrtime.bigint();
+      const emitted = await emit(N);
+      const committedMs = Number(process.hrtime.bigint() - t0) / 1e6;
+      const done = await waitDelivered(WARMUP + N, Date.now() + ENGINE_DEADLINE_MS);
+      const engineMs = Number(process.hrtime.bigint() - t0) / 1e6;
+      const engineCpu = cpuMs(process.cpuUsage(cpu0));
+      const engineDone = done - WARMUP;
+      const engineRate = (engineDone / engineMs) * 1000;
+      const engineRequests = receiver.requests() - requestsBefore;
+      const engineHandshakes = receiver.handshakes() - handshakesBefore;
+      // Where the time goes: the HTTP part of each attempt, as the attempt log records it.
+      const [http] = (
+        await db.query(
+          `SELECT avg(duration_ms)::float AS mean,
+                  percentile_cont(0.5) WITHIN GROUP (ORDER BY duration_ms)::float AS p50,
+                  max(duration_ms)::int AS max
+             FROM webhook_attempts WHERE tenant_id = $1 AND event_id = ANY($2)`,
+          [tenantId, emitted.map((e) => e.event_id)],
+        )
+      ).rows as { mean: number; p50: number; max: number }[];
+      const duplicates = emitted.filter((e) => (receiver.seen.get(e.event_id) ?? 0) > 1).length;
+      log(
+        `engine: ${engineDone}/${N} delivered in ${(engineMs / 1000).toFixed(2)} s ` +
+          `(insert + commit ${committedMs.toFixed(0)} ms), ${engineRequests} requests over ` +
+          `${engineHandshakes} new TLS connections; HTTP part of an attempt: mean ` +
+          `${http.mean?.toFixed(1)} ms, p50 ${http.p50} ms, max ${http.max} ms`,
+      );
+
+      // The baseline: the same receiver, a body of the same size, the same concurrency.
+      const body = JSON.stringify(emitted[0]);
+      await plainLoop(receiver.url, receiver.cert, body, WARMUP, C);
+      const baselineHandshakesBefore = receiver.handshakes();
+      const baselineCpu0 = process.cpuUsage();
+      const baselineMs = await plainLoop(receiver.url, receiver.cert, body, N, C);
+      const baselineCpu = cpuMs(process.cpuUsage(baselineCpu0));
+      const baselineRate = (N / baselineMs) * 1000;
+      log(
+        `baseline: ${N} POSTs in ${(baselineMs / 1000).toFixed(2)} s over ` +
+          `${receiver.handshakes() - baselineHandshakesBefore} new TLS connections`,
+      );
+
+      const ratio = engineDone === N ? engineRate / baselineRate : 0;
+      const cpu = os.cpus();
+      process.stdout.write(
+        [
+          '',
+          `webhook deliveries: N=${N} events (body ${Buffer.byteLength(body)} bytes), C=${C} ` +
+            `(WEBHOOK_CONCURRENCY = WEBHOOK_ENDPOINT_CONCURRENCY = baseline parallelism), one endpoint`,
+          `machine: ${cpu[0]?.model ?? 'unknown CPU'} × ${cpu.length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ` +
+            `node ${process.version}, ${os.platform()} ${os.release()}`,
+          '',
+          `${''.padEnd(54)} ${'per second'.padStart(10)} ${'CPU ms each'.padStart(12)}`,
+          `${'engine (outbox → Bull → claim → HTTPS → attempt log)'.padEnd(54)} ` +
+            `${engineRate.toFixed(1).padStart(10)} ${(engineCpu / Math.max(1, engineDone)).toFixed(2).padStart(12)}` +
+            (engineDone === N ? '' : `  (only ${engineDone}/${N} within ${ENGINE_DEADLINE_MS} ms)`),
+          `${'baseline (plain keep-alive HTTPS POST loop)'.padEnd(54)} ` +
+            `${baselineRate.toFixed(1).padStart(10)} ${(baselineCpu / N).toFixed(2).padStart(12)}`,
+          `(CPU ms each: this process's user + system CPU time per delivery or request, the receiver's ` +
+            `share included; Postgres and Redis not counted)`,
+          `duplicate deliveries: ${duplicates}`,
+          '',
+          `engine ÷ baseline: ${ratio.toFixed(3)}  target ≥ ${TARGET_RATIO}  ${ratio >= TARGET_RATIO && duplicates === 0 ? 'PASS' : 'FAIL'}`,
+          '',
+        ].join('\n'),
+      );
+    } finally {
+      await db.end();
+    }
+  } catch (error) {
+    process.stdout.write(`benchmark failed: ${(error as Error).stack ?? String(error)}\n`);
+  } finally {
+    if (app) await app.close().catch(() => undefined);
+    await receiver.close();
+    const admin = new Client({ connectionString: `${SERVER}/postgres` });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(dbName)} WITH (FORCE)`);
+    await admin.end();
+    const redis = new Redis(REDIS_URL);
+    const keys = await redis.keys(`${queuePrefix}:*`);
+    if (keys.length) await redis.del(...keys);
+    redis.disconnect();
+    log(`cleaned up (database ${dbName} dropped)`);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stdout.write(`benchmark failed: ${String(error)}\n`);
+    process.exit(0);
+  },
+);

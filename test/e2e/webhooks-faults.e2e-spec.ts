@@ -1,0 +1,536 @@
+/**
+ * Fault injection on the webhook delivery engine (SPEC 6 and 7): Redis lost and restarted empty,
+ * a worker process SIGKILLed mid-delivery, two worker processes racing on duplicate jobs. Real
+ * processes throughout: private redis-servers (never the shared one), workers spawned from
+ * src/main.ts, a real HTTPS receiver.
+ *
+ * Each scenario has its own database: every worker's sweeper scans all pending deliveries of its
+ * database, so the other test files' apps (other settings, other queues) would otherwise pick up
+ * and reschedule these deliveries, and one scenario's workers would deliver another's events.
+ * That isolation also lets the workers of scenarios 2 and 3 boot (ts-node takes seconds) while
+ * scenario 1 runs.
+ */
+import Bull from 'bull';
+import Redis from 'ioredis';
+import { Client } from 'pg';
+import { ensureDatabase, quoteIdent, runMigrations } from '../../src/database/ensure-database';
+import { EVENT_TYPES } from '../../src/events/event-types';
+import {
+  DELIVER_JOB,
+  type DeliverJob,
+  deliverJobId,
+  WEBHOOKS_QUEUE,
+} from '../../src/webhooks/webhook.queue';
+import { createTenant, type TestTenant } from '../factories/tenants.factory';
+import { createChain, upsertUser } from '../factories/users.factory';
+import { createTestApp, type TestApp } from '../utils/create-test-app';
+import {
+  type HttpsReceiver,
+  type ReceivedRequest,
+  selfSignedCertificate,
+  startHttpsReceiver,
+} from '../utils/https-receiver';
+import {
+  type ManagedChild,
+  PrivateRedis,
+  spawnWorker,
+  startWorker,
+  stopAllChildren,
+  workerStarted,
+} from '../utils/processes';
+import { newRunId, TEST_DATABASE_SERVER, testEnv } from '../utils/test-env';
+
+// Bounds inside each test give the clear errors; these only stop a hang (a loaded CI box boots
+// a ts-node worker in 10 s to 60 s).
+jest.setTimeout(180_000);
+
+/** One request as the receiver saw it: when it arrived and when its answer was written. */
+interface Sent {
+  eventId: string;
+  attempt: string;
+  at: number;
+  answeredAt: number;
+  status: number;
+}
+
+interface Scenario {
+  databaseUrl: string;
+  prefix: string;
+}
+
+const runId = newRunId();
+const scenario = (n: number): Scenario => ({
+  databaseUrl: `${TEST_DATABASE_SERVER}/referrals_test_whfaults${n}_${runId}`,
+  prefix: `whfaults${n}_${runId}`,
+});
+const REDIS_LOSS = scenario(1);
+const WORKER_CRASH = scenario(2);
+const TWO_WORKERS = scenario(3);
+const SCENARIOS = [REDIS_LOSS, WORKER_CRASH, TWO_WORKERS];
+
+/** Stopped and restarted by the Redis scenario. */
+let volatileRedis: PrivateRedis;
+/** Never stopped: the worker scenarios (a private one too, so no keys are left in the shared one). */
+let stableRedis: PrivateRedis;
+/** Workers spawned in beforeAll, taken over by their scenario. */
+const booting: Record<string, ManagedChild> = {};
+/** Whatever a test opened (apps, receivers, queues, workers); closed at its end and in afterAll. */
+const toClose: (() => Promise<unknown>)[] = [];
+
+async function closeAll(): Promise<void> {
+  while (toClose.length) {
+    const close = toClose.pop()!;
+    await close().catch(() => undefined);
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The service's environment for a scenario: own database, private Redis, compressed delays. */
+function serviceEnv(s: Scenario, redis: PrivateRedis, extra: NodeJS.ProcessEnv = {}) {
+  return {
+    ...testEnv(),
+    DATABASE_URL: s.databaseUrl,
+    REDIS_URL: redis.url,
+    QUEUE_PREFIX: s.prefix,
+    MIGRATIONS_RUN: 'false',
+    WEBHOOK_CA_FILE: selfSignedCertificate().caFile,
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    WEBHOOK_TIMEOUT_MS: '1000',
+    WEBHOOK_SWEEP_MS: '500',
+    WEBHOOK_RETRY_DELAYS_MS: '300,300,300,300,300',
+    ...extra,
+  };
+}
+
+const workerCrashEnv = () => serviceEnv(WORKER_CRASH, stableRedis);
+// A generous timeout: a slow answer on a loaded machine must not turn into a legitimate retry.
+const twoWorkersEnv = () =>
+  serviceEnv(TWO_WORKERS, stableRedis, {
+    WEBHOOK_TIMEOUT_MS: '5000',
+    WEBHOOK_ENDPOINT_CONCURRENCY: '8',
+  });
+
+beforeAll(async () => {
+  [volatileRedis, stableRedis] = await Promise.all([PrivateRedis.start(), PrivateRedis.start()]);
+  for (const s of SCENARIOS) {
+    await ensureDatabase(s.databaseUrl);
+    await runMigrations(s.databaseUrl);
+  }
+  booting.first = spawnWorker('worker-1', workerCrashEnv());
+  booting.a = spawnWorker('worker-a', twoWorkersEnv());
+  booting.b = spawnWorker('worker-b', twoWorkersEnv());
+}, 30_000);
+
+afterAll(async () => {
+  await closeAll();
+  await stopAllChildren();
+  const admin = new Client({ connectionString: `${TEST_DATABASE_SERVER}/postgres` });
+  await admin.connect();
+  for (const s of SCENARIOS) {
+    const name = new URL(s.databaseUrl).pathname.slice(1);
+    await admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
+  }
+  await admin.end();
+}, 30_000);
+
+afterEach(closeAll, 30_000);
+
+async function receiver(): Promise<HttpsReceiver> {
+  const r = await startHttpsReceiver();
+  toClose.push(() => r.close());
+  return r;
+}
+
+async function app(env: NodeJS.ProcessEnv): Promise<TestApp> {
+  const t = await createTestApp(env);
+  toClose.push(() => t.close());
+  return t;
+}
+
+/** Takes over a worker spawned in beforeAll and waits until it has started. */
+async function booted(name: string): Promise<ManagedChild> {
+  const w = booting[name];
+  toClose.push(() => w.kill());
+  await workerStarted(w, 90_000);
+  return w;
+}
+
+async function worker(name: string, env: NodeJS.ProcessEnv): Promise<ManagedChild> {
+  const w = await startWorker(name, env, 90_000);
+  toClose.push(() => w.kill());
+  return w;
+}
+
+/** Answers every request with `answer(req)` and keeps a log of what was answered when. */
+function recordAnswers(
+  r: HttpsReceiver,
+  answer: (req: ReceivedRequest) => { status: number; delayMs?: number },
+  onRequest: (sent: Sent[]) => void = () => undefined,
+): Sent[] {
+  const sent: Sent[] = [];
+  r.script = (_n, req) => {
+    const a = answer(req);
+    sent.push({
+      eventId: String(req.headers['x-service-event-id']),
+      attempt: String(req.headers['x-service-delivery-attempt']),
+      at: req.at,
+      answeredAt: req.at + (a.delayMs ?? 0),
+      status: a.status,
+    });
+    onRequest(sent);
+    return a;
+  };
+  return sent;
+}
+
+function byEvent(sent: Sent[]): Map<string, Sent[]> {
+  const map = new Map<string, Sent[]>();
+  for (const s of [...sent].sort((a, b) => a.at - b.at)) {
+    map.set(s.eventId, [...(map.get(s.eventId) ?? []), s]);
+  }
+  return map;
+}
+
+/** Events whose requests were in flight at the same time (one arrived before the other's answer). */
+function overlapping(sent: Sent[]): string[] {
+  const found: string[] = [];
+  for (const [eventId, list] of byEvent(sent)) {
+    for (let i = 1; i < list.length; i++) {
+      if (list[i].at < list[i - 1].answeredAt) {
+        found.push(
+          `${eventId}: attempt ${list[i].attempt} arrived at +${list[i].at - list[i - 1].at} ms, ` +
+            `before attempt ${list[i - 1].attempt} was answered (+${list[i - 1].answeredAt - list[i - 1].at} ms)`,
+        );
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * Events that did not get exactly one 2xx answer, or got a request after it: a duplicate is only
+ * acceptable when every earlier request of that event was answered with a failure.
+ */
+function notExactlyOnce(sent: Sent[]): string[] {
+  const found: string[] = [];
+  for (const [eventId, list] of byEvent(sent)) {
+    const ok = list.filter((s) => s.status >= 200 && s.status < 300);
+    if (ok.length !== 1 || list[list.length - 1] !== ok[0]) {
+      found.push(`${eventId}: ${list.map((s) => `#${s.attempt}→${s.status}`).join(', ')}`);
+    }
+  }
+  return found;
+}
+
+async function deliveryCounts(t: TestApp, tenantId: string): Promise<Record<string, number>> {
+  const rows: { status: string; n: number }[] = await t.db.query(
+    `SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE tenant_id = $1 GROUP BY status`,
+    [tenantId],
+  );
+  return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+}
+
+/** Polls until the tenant has `expected` deliveries, all `delivered`; a clear error otherwise. */
+async function waitAllDelivered(
+  t: TestApp,
+  tenantId: string,
+  expected: number,
+  timeoutMs: number,
+  context: () => string | Promise<string> = () => '',
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let counts: Record<string, number> = {};
+  while (Date.now() < deadline) {
+    counts = await deliveryCounts(t, tenantId);
+    const total = Object.values(counts).reduce((a, b) => a + b, 0);
+    if (total >= expected && counts.delivered === total) return;
+    await sleep(200);
+  }
+  throw new Error(
+    `not all ${expected} deliveries delivered within ${timeoutMs} ms: ${JSON.stringify(counts)}\n${await context()}`,
+  );
+}
+
+/** For a failure message: where each pending delivery's next job is in Bull, if anywhere. */
+async function queueState(
+  t: TestApp,
+  tenantId: string,
+  redis: PrivateRedis,
+  prefix: string,
+): Promise<string> {
+  const pending: { event_id: string; attempts: number; locked_until: Date | null }[] =
+    await t.db.query(
+      `SELECT event_id, attempts, locked_until FROM webhook_deliveries
+        WHERE tenant_id = $1 AND status <> 'delivered'`,
+      [tenantId],
+    );
+  const client = new Redis(redis.url, { maxRetriesPerRequest: 1 });
+  try {
+    const base = `${prefix}:${WEBHOOKS_QUEUE}`;
+    const [active, wait, stalled] = await Promise.all([
+      client.lrange(`${base}:active`, 0, -1),
+      client.lrange(`${base}:wait`, 0, -1),
+      client.smembers(`${base}:stalled`),
+    ]);
+    const lines = await Promise.all(
+      pending.map(async (d) => {
+        const id = deliverJobId(d.event_id, d.attempts + 1);
+        const where = active.includes(id)
+          ? `active (lock ttl ${await client.pttl(`${base}:${id}:lock`)} ms)`
+          : wait.includes(id)
+            ? 'waiting'
+            : (await client.exists(`${base}:${id}`))
+              ? 'stored elsewhere'
+              : 'absent';
+        return `${id} attempts=${d.attempts} locked_until=${d.locked_until?.toISOString()} job ${where}`;
+      }),
+    );
+    return `pending deliveries and their jobs:\n${lines.join('\n')}\nactive=${active.length} wait=${wait.length} stalled=${stalled.length}`;
+  } finally {
+    client.disconnect();
+  }
+}
+
+async function putWebhook(t: TestApp, tenant: TestTenant, url: string, events: string[]) {
+  const res = await t
+    .http()
+    .put(`/admin/v1/tenants/${tenant.slug}/webhook`)
+    .set('Authorization', `Bearer ${t.adminToken}`)
+    .send({ url, events });
+  if (res.status !== 200) throw new Error(`PUT webhook: ${res.status} ${JSON.stringify(res.body)}`);
+}
+
+/** A Federation API POST that must answer 200 within 8 s (it must never wait for Redis). */
+async function federation(t: TestApp, key: string, path: string, body: object) {
+  const started = Date.now();
+  const res = await t
+    .http()
+    .post(path)
+    .set('X-Service-Tenant-Key', key)
+    .timeout({ response: 8000, deadline: 10_000 })
+    .send(body);
+  if (res.status !== 200) {
+    throw new Error(`POST ${path}: ${res.status} after ${Date.now() - started} ms ${res.text}`);
+  }
+  return res.body as Record<string, unknown>;
+}
+
+function lead(t: TestApp, key: string, referrerUserId: string, i: number): Promise<string> {
+  return federation(t, key, '/federation/v1/leads', {
+    referrer_user_id: referrerUserId,
+    contact: { name: `Lead ${i}`, email: `lead${i}@example.org` },
+  }).then((b) => b.lead_id as string);
+}
+
+async function subscribedEventIds(t: TestApp, tenantId: string): Promise<string[]> {
+  const rows: { id: string }[] = await t.db.query(
+    `SELECT id FROM events WHERE tenant_id = $1 AND event_type = ANY($2) ORDER BY id`,
+    [tenantId, [...EVENT_TYPES]],
+  );
+  return rows.map((r) => r.id);
+}
+
+describe('webhooks: fault injection', () => {
+  it('delivers every event exactly once after Redis is lost and comes back empty', async () => {
+    const r = await receiver();
+    // Every first attempt fails, so each event also has a retry waiting in Redis at some point.
+    const sent = recordAnswers(r, (req) => ({
+      status: req.headers['x-service-delivery-attempt'] === '1' ? 500 : 200,
+    }));
+    const t = await app(
+      serviceEnv(REDIS_LOSS, volatileRedis, {
+        PROCESS_ROLE: 'all',
+        WEBHOOK_TIMEOUT_MS: '2000',
+        WEBHOOK_RETRY_DELAYS_MS: '1500,1500,1500,1500,1500',
+      }),
+    );
+    const tenant = await createTenant(t, {
+      program: {
+        tiers: [
+          { tier: 'referrer', percent_bp: 1000 },
+          { tier: 'upline_1', percent_bp: 300 },
+        ],
+      },
+    });
+    await putWebhook(t, tenant, r.url, [...EVENT_TYPES]);
+    const [, referrer] = await createChain(t, tenant.key, 2);
+
+    // Phase A, Redis up: three events, first attempts answered 500, retries parked in Redis.
+    for (let i = 0; i < 3; i++) await lead(t, tenant.key, referrer.serviceUserId, i);
+    await r.waitFor(3, 15_000);
+    const probe = new Redis(volatileRedis.url, { maxRetriesPerRequest: 1 });
+    toClose.push(async () => probe.disconnect());
+    const delayedKey = `${REDIS_LOSS.prefix}:${WEBHOOKS_QUEUE}:delayed`;
+    for (let i = 0; i < 50 && (await probe.zcard(delayedKey)) < 3; i++) await sleep(100);
+    expect(await probe.zcard(delayedKey)).toBeGreaterThanOrEqual(3);
+    probe.disconnect();
+
+    // Redis dies: the parked retries are gone for good.
+    const outageStarted = Date.now();
+    await volatileRedis.stop();
+
+    // Phase B, Redis down: the API still answers 200 at once (the outbox commits without Redis).
+    await Promise.all(
+      [3, 4, 5].map(async (i) => {
+        const leadId = await lead(t, tenant.key, referrer.serviceUserId, i);
+        await federation(t, tenant.key, '/federation/v1/conversions/register', {
+          lead_id: leadId,
+          amount_kopecks: 10_000 + i,
+          currency: 'RUB',
+          external_order_id: `order-${i}`,
+        });
+      }),
+    );
+    await sleep(Math.max(0, 1500 - (Date.now() - outageStarted)));
+    await volatileRedis.start();
+
+    // 3 + 3 leads, 3 conversions, 2 bonuses each.
+    const subscribed = await subscribedEventIds(t, tenant.orgId);
+    expect(subscribed.length).toBeGreaterThanOrEqual(15);
+    await waitAllDelivered(t, tenant.orgId, subscribed.length, 45_000, () =>
+      queueState(t, tenant.orgId, volatileRedis, REDIS_LOSS.prefix),
+    );
+
+    const finalIds = await subscribedEventIds(t, tenant.orgId);
+    const deliveries: { event_id: string; status: string }[] = await t.db.query(
+      `SELECT event_id, status FROM webhook_deliveries WHERE tenant_id = $1 ORDER BY event_id`,
+      [tenant.orgId],
+    );
+    expect(deliveries.map((d) => d.event_id)).toEqual(finalIds);
+    expect(deliveries.every((d) => d.status === 'delivered')).toBe(true);
+    const okIds = new Set(sent.filter((s) => s.status === 200).map((s) => s.eventId));
+    expect([...okIds].sort()).toEqual(finalIds);
+    expect(notExactlyOnce(sent)).toEqual([]);
+    expect(overlapping(sent)).toEqual([]);
+  });
+
+  it('delivers everything when the worker process is SIGKILLed mid-delivery and restarted', async () => {
+    const EVENTS = 30;
+    const KILL_AT = 8;
+    const DELAY_MS = 400;
+    const r = await receiver();
+    const t = await app({ ...workerCrashEnv(), PROCESS_ROLE: 'api' });
+    const w1 = await booted('first');
+    const tenant = await createTenant(t);
+    await putWebhook(t, tenant, r.url, ['lead.created']);
+    const referrer = await upsertUser(t, tenant.key);
+
+    let killedAt = 0;
+    const sent = recordAnswers(
+      r,
+      () => ({ status: 200, delayMs: DELAY_MS }),
+      (list) => {
+        if (list.length === KILL_AT && !killedAt) {
+          // The request that just arrived (and a few others) are in flight: crash now.
+          killedAt = Date.now();
+          w1.signal('SIGKILL');
+        }
+      },
+    );
+
+    for (let i = 0; i < EVENTS; i++) await lead(t, tenant.key, referrer.serviceUserId, i);
+    await r.waitFor(KILL_AT, 30_000);
+    await w1.kill();
+    const deliveredAtKill = (await deliveryCounts(t, tenant.orgId)).delivered ?? 0;
+    expect(killedAt).toBeGreaterThan(0);
+    expect(deliveredAtKill).toBeLessThan(EVENTS);
+    const inFlightAtKill = sent.filter((s) => s.at <= killedAt && s.answeredAt > killedAt);
+    expect(inFlightAtKill.length).toBeGreaterThanOrEqual(1);
+
+    const w2 = await worker('worker-2', workerCrashEnv());
+    // What the killed worker held lapses within 2 × WEBHOOK_TIMEOUT_MS + 1 s (3 s here) and the
+    // sweeper runs every 500 ms, so the new worker has everything delivered within seconds; 25 s
+    // is generous, yet far below Bull's own stalled-job recovery (lock 32 s + two 30 s checks).
+    await waitAllDelivered(
+      t,
+      tenant.orgId,
+      EVENTS,
+      25_000,
+      async () =>
+        `${await queueState(t, tenant.orgId, stableRedis, WORKER_CRASH.prefix)}\n` +
+        `worker-2 output:\n${w2.tail(1500)}`,
+    );
+
+    const eventIds = await subscribedEventIds(t, tenant.orgId);
+    expect(eventIds).toHaveLength(EVENTS);
+    const requested = byEvent(sent);
+    expect(eventIds.filter((id) => !requested.has(id))).toEqual([]);
+    expect(overlapping(sent)).toEqual([]);
+
+    // Exactly one recorded success per delivery, and nothing sent after it was recorded.
+    const rows: { event_id: string; ok: number; delivered_at: Date }[] = await t.db.query(
+      `SELECT d.event_id, d.delivered_at,
+              (SELECT count(*)::int FROM webhook_attempts a
+                WHERE a.tenant_id = d.tenant_id AND a.event_id = d.event_id
+                  AND a.status_code BETWEEN 200 AND 299) AS ok
+         FROM webhook_deliveries d WHERE d.tenant_id = $1`,
+      [tenant.orgId],
+    );
+    expect(rows.filter((row) => row.ok !== 1)).toEqual([]);
+    const late = rows.flatMap((row) =>
+      (requested.get(row.event_id) ?? [])
+        .filter((s) => s.at > row.delivered_at.getTime())
+        .map((s) => `${row.event_id} #${s.attempt}`),
+    );
+    expect(late).toEqual([]);
+  });
+
+  it('two worker processes never send one delivery twice, even given duplicate jobs', async () => {
+    const EVENTS = 40;
+    const DUPLICATES = 2;
+    const r = await receiver();
+    const sent = recordAnswers(r, () => ({ status: 200, delayMs: 150 }));
+    const t = await app({ ...twoWorkersEnv(), PROCESS_ROLE: 'api' });
+    const [w1, w2] = await Promise.all([booted('a'), booted('b')]);
+    const queue = new Bull<DeliverJob>(WEBHOOKS_QUEUE, {
+      redis: stableRedis.url,
+      prefix: TWO_WORKERS.prefix,
+    });
+    toClose.push(() => queue.close());
+    const tenant = await createTenant(t);
+    await putWebhook(t, tenant, r.url, ['lead.created']);
+    const referrer = await upsertUser(t, tenant.key);
+
+    // Each lead's job, plus stale duplicates of its first attempt racing it in both workers.
+    for (let i = 0; i < EVENTS; i++) {
+      const leadId = await lead(t, tenant.key, referrer.serviceUserId, i);
+      const [{ id }]: { id: string }[] = await t.db.query(
+        `SELECT id FROM events WHERE tenant_id = $1 AND event_type = 'lead.created'
+            AND (body::jsonb #>> '{payload,lead_id}') = $2`,
+        [tenant.orgId, leadId],
+      );
+      await queue.addBulk(
+        Array.from({ length: DUPLICATES }, (_, d) => ({
+          name: DELIVER_JOB,
+          data: { tenantId: tenant.orgId, eventId: id },
+          opts: { jobId: `${deliverJobId(id, 1)}:dup${d}`, removeOnComplete: true },
+        })),
+      );
+    }
+
+    const logs = () => `worker-a:\n${w1.tail(1500)}\nworker-b:\n${w2.tail(1500)}`;
+    await waitAllDelivered(t, tenant.orgId, EVENTS, 45_000, logs);
+    // Let every leftover job (duplicates, busy deferrals) run out: none may send again.
+    const drainedBy = Date.now() + 20_000;
+    let counts = await queue.getJobCounts();
+    while (counts.waiting + counts.active + counts.delayed > 0 && Date.now() < drainedBy) {
+      await sleep(200);
+      counts = await queue.getJobCounts();
+    }
+    expect(counts).toMatchObject({ waiting: 0, active: 0, delayed: 0 });
+    expect(w1.running && w2.running).toBe(true);
+
+    const eventIds = await subscribedEventIds(t, tenant.orgId);
+    expect(eventIds).toHaveLength(EVENTS);
+    const requested = byEvent(sent);
+    expect(eventIds.filter((id) => requested.get(id)?.length !== 1)).toEqual([]);
+    expect(sent).toHaveLength(EVENTS);
+    expect(overlapping(sent)).toEqual([]);
+    const attempts: { event_id: string; attempts: number }[] = await t.db.query(
+      `SELECT event_id, attempts FROM webhook_deliveries WHERE tenant_id = $1 AND attempts <> 1`,
+      [tenant.orgId],
+    );
+    expect(attempts).toEqual([]);
+  });
+});
