@@ -466,6 +466,7 @@ ${pager(`/org/${slug}/audit-log`, { action }, page, log.pagination.total_pages)}
 <label>To <input type="date" name="created_to" value="${e(filters.created_to ?? '')}"></label>
 <button type="submit">Filter</button></form>
 <form method="post" action="${e(`${base}/bulk`)}" data-form="bonuses">${csrfField(ctx.csrf)}
+<button type="submit" disabled hidden aria-hidden="true" tabindex="-1"></button>
 ${table(['', 'Bonus', 'Partner', 'Amount', 'Status', 'Source', 'Created', ''], rows)}
 ${
   manage

@@ -51,7 +51,8 @@ const STYLE = `
   .muted { color: #667085; font-size: 14px; }
   .error { color: #b42318; }
     .promo { font-family: monospace; font-size: 18px; padding: 8px 12px; background: #eef2ff; border-radius: 6px; }
-  main.wide { max-width: 1040px; }
+    main.wide { max-width: 1040px; }
+  h1, .notice, .error { overflow-wrap: anywhere; } input[type=checkbox] { width: auto; }
   nav { display: flex; flex-wrap: wrap; gap: 12px; align-items: center; margin-bottom: 16px; }
   nav form { margin-left: auto; } nav button { margin: 0; padding: 6px 12px; font-size: 14px; }
   .table { overflow-x: auto; } table { border-collapse: collapse; width: 100%; font-size: 14px; }
