@@ -311,7 +311,7 @@ export class DemoSeeder implements OnApplicationBootstrap {
       recommendation_text: 'Весенняя распродажа — скидка 10 % по моему промокоду',
       promo_code: 'SPRING10',
     });
-    for (let i = 0; i < 17; i++) await deeplinks.follow(link.code, async () => tenant);
+    for (let i = 0; i < 17; i++) await deeplinks.follow(link.code);
     times.set(link.deeplink_id, new Date(now - 90 * DAY_MS));
 
     await this.spreadTimestamps(tenant, members, times);

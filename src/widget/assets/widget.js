@@ -332,6 +332,7 @@ form .btn{margin-top:14px}
         .then((r) => r.json())
         .catch(() => null);
     const check = await checks[c.tenant];
+    if (!check) delete checks[c.tenant]; // an outage: ask again next time
     if (check && !check.allowed) {
       return new ApiError(check.code === 'tenant_not_found' ? 404 : 403, check.code, check.detail);
     }
@@ -1047,7 +1048,15 @@ form .btn{margin-top:14px}
           head(c, 'form'),
           h(
             'form',
-            { 'data-form': 'lead', novalidate: true, onsubmit: submit },
+            {
+              'data-form': 'lead',
+              novalidate: true,
+              onsubmit: submit,
+              oninput: (e) => {
+                const note = e.currentTarget.querySelector('[data-part=error]');
+                if (note) note.remove();
+              },
+            },
             field('name', 'text', 'name', errors.name),
             field('email', 'email', 'email', errors.contact),
             field('phone', 'tel', 'tel', errors.contact),
@@ -1201,7 +1210,7 @@ form .btn{margin-top:14px}
   W.addEventListener('service-widget:lead', (e) => {
     for (const c of contexts.values()) {
       if (
-        (c.name === 'leads' || c.name === 'cabinet') &&
+        ['leads', 'cabinet', 'bonuses'].includes(c.name) &&
         c.tenant === e.detail.tenant &&
         c.box.isConnected
       )
