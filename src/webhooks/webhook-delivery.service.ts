@@ -193,6 +193,31 @@ export class WebhookDeliveryService {
   }
 
   /**
+   * Whether a job with this id already stands to run. The delivery it names is overdue and
+   * unclaimed, so a job held in any other state is stale and would make a new add a no-op: an
+   * "active" one was taken by a worker that died before claiming, a "delayed" one missed its
+   * promotion (a Redis restart), a finished one lingers. Stale jobs are cleared (or promoted) so
+   * the attempt runs; the Postgres claim still lets only one attempt be sent.
+   */
+  private async jobWillRun(jobId: string): Promise<boolean> {
+    const job = await this.queue.getJob(jobId);
+    if (!job) return false;
+    const state = await job.getState();
+    if (state === 'waiting' || state === 'paused') return true;
+    if (state === 'delayed') {
+      await job.promote().catch(() => undefined);
+      return true;
+    }
+    if (state === 'active') {
+      await job
+        .moveToFailed({ message: 'orphaned by a stopped worker' }, true)
+        .catch(() => undefined);
+    }
+    await job.remove().catch(() => undefined);
+    return false;
+  }
+
+  /**
    * Re-enqueues pending deliveries that are overdue and not in flight: what a Redis outage or a
    * crash between commit and enqueue left behind. Job ids are per attempt, so nothing doubles.
    */
@@ -203,15 +228,7 @@ export class WebhookDeliveryService {
     );
     for (const d of overdue) {
       const attempt = d.attempts + 1;
-      // Unclaimed and overdue, yet its job is "active": a worker took it and died before claiming.
-      // Adding the same id would be ignored while it sits there, so fail it first. Safe even if a
-      // live worker holds it: the Postgres claim still lets only one attempt be sent.
-      const orphan = await this.queue.getJob(deliverJobId(d.eventId, attempt));
-      if (orphan && (await orphan.isActive())) {
-        await orphan
-          .moveToFailed({ message: 'orphaned by a stopped worker' }, true)
-          .catch(() => undefined);
-      }
+      if (await this.jobWillRun(deliverJobId(d.eventId, attempt))) continue;
       await this.enqueue({ tenantId: d.tenantId, eventId: d.eventId }, attempt, 0);
     }
     return overdue.length;
