@@ -11,6 +11,7 @@ import { jsonBodyMiddlewares } from './common/http/json-body';
 import { requestIdMiddleware } from './common/http/request-id';
 import { httpMetricsMiddleware } from './common/metrics/http-metrics';
 import { AppConfig } from './config/app-config';
+import { serveCachedShortLinksFirst } from './deeplinks/short-link.fast-path';
 
 /**
  * Builds the HTTP application exactly as production runs it. `main.ts` and the end-to-end tests
@@ -44,6 +45,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
     }),
   );
   setupOpenApi(app, config);
+  serveCachedShortLinksFirst(app);
   app.enableShutdownHooks();
   return app;
 }

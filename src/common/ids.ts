@@ -26,6 +26,14 @@ export function newId(kind: IdKind): string {
   return `${ID_PREFIX[kind]}_${ulid()}`;
 }
 
+/**
+ * A bare ULID (request ids). Always through the factory above: the package's own `ulid()` looks
+ * for a random source on every call (~50 µs, more than a whole cached redirect).
+ */
+export function newUlid(): string {
+  return ulid();
+}
+
 /** Secret prefixes of SPEC 2; 32 random bytes (256 bits) each. */
 export type SecretKind = 'tk' | 'stf' | 'whsec';
 export function newSecret(kind: SecretKind): string {

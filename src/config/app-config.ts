@@ -29,6 +29,10 @@ export class AppConfig {
     readonly endpointConcurrency: number;
   };
   readonly bonusApprovalSweepMs!: number;
+  /** How often short-link clicks counted in memory are written to PostgreSQL. */
+  readonly clickFlushMs!: number;
+  /** How long tenant settings and short-link targets are served from memory; 0 turns it off. */
+  readonly cacheTtlMs!: number;
   readonly smtpUrl?: string;
   readonly mailFrom!: string;
   readonly rateLimits!: boolean;

@@ -69,6 +69,12 @@ export class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(256) WEBHOOK_CONCURRENCY?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(64) WEBHOOK_ENDPOINT_CONCURRENCY?: number;
 
+  /** How often short-link clicks counted in memory are written (extends SPEC 7). */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(10) @Max(60000) CLICK_FLUSH_MS?: number;
+
+  /** How long a process serves tenant settings and short-link targets from memory (0: never). */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(300000) CACHE_TTL_MS?: number;
+
   @IsOptional()
   @Matches(/^smtps?:\/\//, { message: 'must be an smtp:// or smtps:// URL' })
   SMTP_URL?: string;

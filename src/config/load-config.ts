@@ -89,6 +89,8 @@ export function loadConfig(
       endpointConcurrency: raw.WEBHOOK_ENDPOINT_CONCURRENCY ?? 4,
     },
     bonusApprovalSweepMs: raw.BONUS_APPROVAL_SWEEP_MS ?? 60000,
+    clickFlushMs: raw.CLICK_FLUSH_MS ?? 1000,
+    cacheTtlMs: raw.CACHE_TTL_MS ?? 30000,
     smtpUrl: raw.SMTP_URL,
     mailFrom: raw.MAIL_FROM ?? 'Referral service <no-reply@localhost>',
     rateLimits: (raw.RATE_LIMITS ?? 'on') === 'on',

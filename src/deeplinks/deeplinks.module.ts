@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { LeadsModule } from '../leads/leads.module';
 import { TenantsModule } from '../tenants/tenants.module';
 import { UsersModule } from '../users/users.module';
+import { ClickCounter } from './click-counter';
 import { DeeplinksRepository } from './deeplinks.repository';
 import { DeeplinksService } from './deeplinks.service';
 import { LeadFormController } from './lead-form.controller';
@@ -12,6 +13,6 @@ import { ShortLinkController } from './short-link.controller';
 @Module({
   imports: [TenantsModule, UsersModule, LeadsModule],
   controllers: [ReferralLinkController, ShortLinkController, LeadFormController],
-  providers: [DeeplinksRepository, DeeplinksService],
+  providers: [DeeplinksRepository, DeeplinksService, ClickCounter],
 })
 export class DeeplinksModule {}

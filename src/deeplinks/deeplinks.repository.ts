@@ -60,14 +60,4 @@ export class DeeplinksRepository {
     const link = await this.repo.findOne({ where: { code }, relations: { tenant: true } });
     return link?.tenant ? { link, tenant: link.tenant } : undefined;
   }
-
-  /** Counts a click on the link and on its member (the cabinet's clicks_count), in one statement. */
-  async recordClick(link: DeeplinkEntity): Promise<void> {
-    await this.tx.manager.query(
-      `WITH l AS (UPDATE deeplinks SET clicks_count = clicks_count + 1
-                   WHERE tenant_id = $1 AND id = $2)
-       UPDATE members SET clicks_count = clicks_count + 1 WHERE tenant_id = $1 AND id = $3`,
-      [link.tenantId, link.id, link.memberId],
-    );
-  }
 }

@@ -2,10 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
 import { isUniqueViolation } from '../common/errors/pg-errors';
 import { newId } from '../common/ids';
+import { TtlCache } from '../common/cache/ttl-cache';
 import { AppConfig } from '../config/app-config';
 import { TransactionHost } from '../database/transaction-host';
 import type { TenantEntity } from '../tenants/tenant.entity';
+import { TenantsService } from '../tenants/tenants.service';
 import { UsersService } from '../users/users.service';
+import { ClickCounter } from './click-counter';
 import type { DeeplinkEntity } from './deeplink.entity';
 import { InvalidRefError, TargetNotAllowedError } from './deeplink.errors';
 import { DeeplinksRepository } from './deeplinks.repository';
@@ -23,17 +26,33 @@ export function newCode(): string {
 
 /** Where a short link leads (SPEC 5). */
 export type LinkDestination =
-  | { kind: 'redirect'; location: string }
+  | { kind: 'redirect'; link: DeeplinkEntity; location: string }
   | { kind: 'landing'; link: DeeplinkEntity; tenant: TenantEntity; ref: string };
+
+/** Short links kept in memory per process (the redirect's hot path reads no database). */
+const CACHED_LINKS = 50_000;
 
 @Injectable()
 export class DeeplinksService {
+  /**
+   * code → destination. A link never changes once made; its tenant's `link_templates` may, so a
+   * change reaches short links within CACHE_TTL_MS (at once in the process that made it).
+   */
+  private readonly destinations: TtlCache<string, LinkDestination>;
+
   constructor(
     private readonly tx: TransactionHost,
     private readonly config: AppConfig,
     private readonly links: DeeplinksRepository,
     private readonly users: UsersService,
-  ) {}
+    private readonly clicks: ClickCounter,
+    tenants: TenantsService,
+  ) {
+    this.destinations = new TtlCache(config.cacheTtlMs, CACHED_LINKS);
+    tenants.onChanged((tenantId) =>
+      this.destinations.deleteWhere((d) => d.link.tenantId === tenantId),
+    );
+  }
 
   /**
    * The partner's link for these six parameters: a new one, or the existing one with
@@ -80,22 +99,42 @@ export class DeeplinksService {
     throw new Error('Could not allocate a short-link code');
   }
 
-  /** Records the click and says where the link leads; undefined for an unknown code. */
+  /** Counts the click and says where the link leads; undefined for an unknown code. */
   async follow(code: string): Promise<LinkDestination | undefined> {
+    const destination = this.destinations.get(code) ?? (await this.load(code));
+    if (destination) this.clicks.record(destination.link);
+    return destination;
+  }
+
+  /**
+   * The redirect of a link already in memory, its click counted; undefined when the link is not
+   * cached or leads to the landing page (then `follow` answers it). Synchronous: the fast path.
+   */
+  followCachedRedirect(code: string): string | undefined {
+    const destination = this.destinations.get(code);
+    if (destination?.kind !== 'redirect') return undefined;
+    this.clicks.record(destination.link);
+    return destination.location;
+  }
+
+  private async load(code: string): Promise<LinkDestination | undefined> {
     const found = await this.links.findByCodeWithTenant(code);
     if (!found) return undefined;
     const { link, tenant } = found;
-    await this.links.recordClick(link);
+    delete link.tenant; // the destination keeps what it needs, not the entity graph
     const ref = this.signedRef(link);
+    let destination: LinkDestination = { kind: 'landing', link, tenant, ref };
     if (link.targetType === 'website') {
-      return { kind: 'redirect', location: withRef(link.targetId, ref) } satisfies LinkDestination;
+      destination = { kind: 'redirect', link, location: withRef(link.targetId, ref) };
+    } else {
+      const template = tenant.linkTemplates[link.targetType];
+      if (template) {
+        const target = template.replaceAll('{id}', encodeURIComponent(link.targetId));
+        destination = { kind: 'redirect', link, location: withRef(target, ref) };
+      }
     }
-    const template = tenant.linkTemplates[link.targetType];
-    if (template) {
-      const location = withRef(template.replaceAll('{id}', encodeURIComponent(link.targetId)), ref);
-      return { kind: 'redirect', location } satisfies LinkDestination;
-    }
-    return { kind: 'landing', link, tenant, ref } satisfies LinkDestination;
+    this.destinations.set(code, destination);
+    return destination;
   }
 
   byCode(code: string): Promise<DeeplinkEntity | null> {

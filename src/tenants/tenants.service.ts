@@ -20,6 +20,8 @@ import { TenantsRepository } from './tenants.repository';
 /** Tenants themselves; also the credential lookup the global auth guard uses. */
 @Injectable()
 export class TenantsService implements AuthLookup {
+  private readonly changeListeners: ((tenantId: string) => void)[] = [];
+
   constructor(
     private readonly tx: TransactionHost,
     private readonly tenants: TenantsRepository,
@@ -70,8 +72,16 @@ export class TenantsService implements AuthLookup {
     return toTenantResponse(tenant);
   }
 
-  update(tenant: TenantEntity, dto: UpdateTenantDto, actor: Actor): Promise<TenantResponse> {
-    return this.tx.transaction(async () => {
+  /**
+   * Calls `listener` with the tenant's id after each committed change of its settings, so what a
+   * module keeps in memory from them (short-link targets) is dropped at once in this process.
+   */
+  onChanged(listener: (tenantId: string) => void): void {
+    this.changeListeners.push(listener);
+  }
+
+  async update(tenant: TenantEntity, dto: UpdateTenantDto, actor: Actor): Promise<TenantResponse> {
+    const updated = await this.tx.transaction(async () => {
       const current = (await this.tenants.lock(tenant.id))!;
       if (dto.display_name !== undefined) current.displayName = dto.display_name;
       if (dto.allowed_origins !== undefined) current.allowedOrigins = dto.allowed_origins;
@@ -93,6 +103,8 @@ export class TenantsService implements AuthLookup {
       );
       return toTenantResponse(saved);
     });
+    for (const listener of this.changeListeners) listener(tenant.id);
+    return updated;
   }
 
   // AuthLookup

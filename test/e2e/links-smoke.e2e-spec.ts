@@ -1,4 +1,5 @@
 import { EmbedTokenService } from '../../src/common/auth/embed-token.service';
+import { ClickCounter } from '../../src/deeplinks/click-counter';
 import { createTenant, TestTenant } from '../factories/tenants.factory';
 import { upsertUser } from '../factories/users.factory';
 import { createTestApp, TestApp } from '../utils/create-test-app';
@@ -51,6 +52,7 @@ describe('popup and links: smoke', () => {
     expect(follow.status).toBe(302);
     const location = new URL(follow.headers['location']);
     expect(location.searchParams.get('ref')).toBe(first.body.signed_ref);
+    await t.app.get(ClickCounter).flush(); // clicks are written in batches
     const cabinet = await t
       .http()
       .get(`/embed/v1/data/cabinet/${member.memberId}?tenant=${tenant.slug}`)

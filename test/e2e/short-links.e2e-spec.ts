@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'supertest';
 import { EmbedTokenService } from '../../src/common/auth/embed-token.service';
+import { ClickCounter } from '../../src/deeplinks/click-counter';
 import { eventsOf } from '../factories/money.factory';
 import { createTenant, TestTenant } from '../factories/tenants.factory';
 import { upsertUser, UpsertedUser } from '../factories/users.factory';
@@ -19,6 +20,8 @@ interface Link {
   code: string;
   reused: boolean;
 }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function expectHtml(res: Response, status: number) {
   expect(res.status).toBe(status);
@@ -63,7 +66,10 @@ describe('short links', () => {
       throw new Error(`createLink: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body as Link;
   };
+  /** Clicks are written in batches (ClickCounter): write what is counted, as the timer would. */
+  const written = () => t.app.get(ClickCounter).flush();
   const clicksOf = async (deeplinkId: string): Promise<number> => {
+    await written();
     const [row] = await t.db.query(
       'SELECT clicks_count FROM deeplinks WHERE tenant_id = $1 AND id = $2',
       [tenant.orgId, deeplinkId],
@@ -71,6 +77,7 @@ describe('short links', () => {
     return row.clicks_count;
   };
   const cabinetClicks = async (member: UpsertedUser): Promise<number> => {
+    await written();
     const res = await t
       .http()
       .get(`/embed/v1/data/cabinet/${member.memberId}?tenant=${tenant.slug}`)
@@ -342,6 +349,103 @@ describe('short links', () => {
       expect(burst.map((r) => r.status)).toEqual(Array(10).fill(302));
       expect(await clicksOf(site.deeplink_id)).toBe(13);
       expect(await cabinetClicks(member)).toBe(15);
+    });
+
+    it('a link followed again is answered from memory: same 302, still counted, metrics too', async () => {
+      const member = await upsertUser(t, tenant.key, { full_name: 'Cached' });
+      const link = await createLink(
+        { target_type: 'website', target_id: `${origin}/cached` },
+        { member },
+      );
+      const first = await t.http().get(`/s/${link.code}`);
+      const again = await t.http().get(`/s/${link.code}`).set('X-Request-Id', 'campaign-42');
+      for (const res of [first, again]) {
+        expect(res.status).toBe(302);
+        expect(res.headers['location']).toBe(`${origin}/cached?ref=${link.signed_ref}`);
+        expect(res.headers['cache-control']).toBe('no-store');
+        expect(res.headers['referrer-policy']).toBe('no-referrer');
+        expect(res.headers['x-request-id']).toMatch(/^[A-Za-z0-9._:-]+$/);
+      }
+      expect(again.headers['x-request-id']).toBe('campaign-42');
+      // A query string or another method goes through the full pipeline.
+      expect((await t.http().get(`/s/${link.code}?utm_source=x`)).status).toBe(302);
+      expect((await t.http().head(`/s/${link.code}`)).status).toBe(302);
+      expect(await clicksOf(link.deeplink_id)).toBe(4);
+      expect(await cabinetClicks(member)).toBe(4);
+
+      const metrics = await t.http().get('/metrics');
+      const line = metrics.text
+        .split('\n')
+        .find((l) =>
+          l.startsWith('http_requests_total{method="GET",route="/s/:code",status_code="302"}'),
+        );
+      expect(Number(line?.split(' ')[1])).toBeGreaterThanOrEqual(2);
+    });
+
+    it('a change of the tenant link_templates reaches links already in memory at once', async () => {
+      const patch = (template: string) =>
+        t
+          .http()
+          .patch(`/admin/v1/tenants/${tenant.slug}`)
+          .set('Authorization', `Bearer ${t.adminToken}`)
+          .send({ link_templates: { storefront: template } })
+          .expect(200);
+      await patch(`${origin}/store-v1/{id}`);
+      const link = await createLink({ target_type: 'storefront', target_id: 'moved' });
+      const before = await t.http().get(`/s/${link.code}`);
+      expect(before.headers['location']).toBe(`${origin}/store-v1/moved?ref=${link.signed_ref}`);
+      await patch(`${origin}/store-v2/{id}`);
+      const after = await t.http().get(`/s/${link.code}`);
+      expect(after.headers['location']).toBe(`${origin}/store-v2/moved?ref=${link.signed_ref}`);
+      await t
+        .http()
+        .patch(`/admin/v1/tenants/${tenant.slug}`)
+        .set('Authorization', `Bearer ${t.adminToken}`)
+        .send({ link_templates: {} })
+        .expect(200);
+      expectHtml(await t.http().get(`/s/${link.code}`), 200); // no template: the landing page
+    });
+
+    it('are written by the timer on their own, and by a graceful shutdown', async () => {
+      const other = await createTestApp({ CLICK_FLUSH_MS: '50' });
+      try {
+        const member = await upsertUser(other, tenant.key, { full_name: 'Timer' });
+        const bearer = other.app.get(EmbedTokenService).issue(tenant.orgId, member.memberId).token;
+        const created = await other
+          .http()
+          .post(`/embed/v1/data/referral-link?tenant=${tenant.slug}`)
+          .set('Origin', origin)
+          .set('Authorization', `Bearer ${bearer}`)
+          .send({ target_type: 'website', target_id: `${origin}/timer` })
+          .expect(200);
+        const id = created.body.deeplink_id as string;
+        const stored = async () =>
+          (
+            await other.db.query(
+              'SELECT clicks_count FROM deeplinks WHERE tenant_id = $1 AND id = $2',
+              [tenant.orgId, id],
+            )
+          )[0].clicks_count as number;
+        for (let i = 0; i < 3; i++) await other.http().get(`/s/${created.body.code}`).expect(302);
+        const deadline = Date.now() + 5000;
+        while ((await stored()) < 3 && Date.now() < deadline) await sleep(25);
+        expect(await stored()).toBe(3);
+      } finally {
+        await other.close();
+      }
+
+      // A long interval: only the shutdown writes the clicks.
+      const slow = await createTestApp({ CLICK_FLUSH_MS: '60000' });
+      const link = await createLink({ target_type: 'website', target_id: `${origin}/shutdown` });
+      await slow.http().get(`/s/${link.code}`).expect(302);
+      await slow.http().get(`/s/${link.code}`).expect(302);
+      const [{ clicks_count: beforeClose }] = await t.db.query(
+        'SELECT clicks_count FROM deeplinks WHERE tenant_id = $1 AND id = $2',
+        [tenant.orgId, link.deeplink_id],
+      );
+      expect(beforeClose).toBe(0);
+      await slow.close();
+      expect(await clicksOf(link.deeplink_id)).toBe(2);
     });
 
     it('an unknown code counts nothing', async () => {

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { ulid } from 'ulid';
+import { newUlid } from '../ids';
 
 const VALID = /^[A-Za-z0-9._:-]{1,128}$/;
 export const REQUEST_ID_HEADER = 'X-Request-Id';
@@ -10,9 +10,13 @@ export const REQUEST_ID_HEADER = 'X-Request-Id';
  * filter read it from `req.id`.
  */
 export function requestIdMiddleware(req: Request, res: Response, next: NextFunction): void {
-  const incoming = req.header(REQUEST_ID_HEADER);
-  const id = incoming && VALID.test(incoming) ? incoming : ulid();
+  const id = requestIdFrom(req.headers['x-request-id']);
   req.id = id;
   res.setHeader(REQUEST_ID_HEADER, id);
   next();
+}
+
+/** A well-formed incoming `X-Request-Id`, or a new id. */
+export function requestIdFrom(incoming: string | string[] | undefined): string {
+  return typeof incoming === 'string' && VALID.test(incoming) ? incoming : newUlid();
 }

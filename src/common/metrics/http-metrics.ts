@@ -28,8 +28,16 @@ export function httpMetricsMiddleware(req: Request, res: Response, next: NextFun
       route: routePath && !routePath.includes('{*') ? `${req.baseUrl}${routePath}` : 'unmatched',
       status_code: String(res.statusCode),
     };
-    requests.inc(labels);
-    duration.observe(labels, Number(process.hrtime.bigint() - start) / 1e9);
+    countRequest(labels, start);
   });
   next();
+}
+
+/** Counts one answered request; `start` is its `process.hrtime.bigint()` on arrival. */
+export function countRequest(
+  labels: { method: string; route: string; status_code: string },
+  start: bigint,
+): void {
+  requests.inc(labels);
+  duration.observe(labels, Number(process.hrtime.bigint() - start) / 1e9);
 }
