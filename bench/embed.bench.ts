@@ -134,25 +134,28 @@ const COLUMNS = {
   ],
 };
 type Entity = keyof typeof COLUMNS;
-const select = (e: Entity) => COLUMNS[e].map((c) => `"${e}"."${c}" AS "${e}_${c}"`).join(', ');
-const byMember = (e: Entity, column: string) =>
-  `WHERE (("${e}"."tenant_id" = $1) AND ("${e}"."${column}" = $2))`;
-const newestFirst = (e: Entity) => `ORDER BY "${e}"."created_at" DESC, "${e}"."id" DESC`;
+const select = (e: Entity, alias: string) => COLUMNS[e].map((c) => `${alias}."${c}"`).join(', ');
 
-/** What the app sends PostgreSQL for the cabinet and the leads list (checked against a trace). */
+/**
+ * What the app sends PostgreSQL for the cabinet and the leads list (checked against a trace, up to
+ * whitespace), with the parameters it passes.
+ */
 export const SQL = {
-  tenant: `SELECT ${select('TenantEntity')} FROM "tenants" "TenantEntity" WHERE (("TenantEntity"."slug" = $1)) LIMIT 1`,
-  member: `SELECT ${select('MemberEntity')} FROM "members" "MemberEntity" ${byMember('MemberEntity', 'id')} LIMIT 1`,
-  balances: `SELECT ${select('MemberBalanceEntity')} FROM "member_balances" "MemberBalanceEntity" ${byMember('MemberBalanceEntity', 'member_id')} ORDER BY "MemberBalanceEntity"."currency" ASC`,
-  recentBonuses: `SELECT ${select('BonusEntity')} FROM "bonuses" "BonusEntity" ${byMember('BonusEntity', 'member_id')} ${newestFirst('BonusEntity')} LIMIT 10`,
-  recentLeads: `SELECT ${select('LeadEntity')} FROM "leads" "LeadEntity" ${byMember('LeadEntity', 'referrer_member_id')} ${newestFirst('LeadEntity')} LIMIT 5`,
-  leadsPage: (limit: number, offset: number) =>
-    `SELECT ${select('LeadEntity')} FROM "leads" "LeadEntity" ${byMember('LeadEntity', 'referrer_member_id')} ${newestFirst('LeadEntity')} LIMIT ${limit} OFFSET ${offset}`,
-  leadsCount: `SELECT COUNT(1) AS "cnt" FROM "leads" "LeadEntity" ${byMember('LeadEntity', 'referrer_member_id')}`,
+  tenant: `SELECT ${select('TenantEntity', 't')} FROM tenants t WHERE t.slug = $1`,
+  member: `SELECT ${select('MemberEntity', 'm')} FROM members m WHERE m.tenant_id = $1 AND m.id = $2`,
+  balances: `SELECT ${select('MemberBalanceEntity', 'b')} FROM member_balances b WHERE b.tenant_id = $1 AND b.member_id = $2 ORDER BY b.currency`,
+  /** Parameters: tenant, member, offset, limit. */
+  bonusesPage: `SELECT ${select('BonusEntity', 'b')} FROM bonuses b WHERE b.tenant_id = $1 AND b.member_id = $2 ORDER BY b.created_at DESC, b.id DESC OFFSET $3 LIMIT $4`,
+  /** Parameters: tenant, member, status or null (all), offset, limit. */
+  leadsPage: `SELECT ${select('LeadEntity', 'l')} FROM leads l WHERE l.tenant_id = $1 AND l.referrer_member_id = $2 AND ($3::text IS NULL OR l.status = $3) ORDER BY l.created_at DESC, l.id DESC OFFSET $4 LIMIT $5`,
+  /** The next tree level (MembersRepository.childrenOf). Parameters: tenant, parent ids, limit. */
+  children: `SELECT m.id, m.referrer_member_id, m.full_name, m.role, m.depth FROM (SELECT c.id, c.created_at FROM unnest($2::text[]) AS p (id) CROSS JOIN LATERAL ( SELECT id, created_at FROM members WHERE tenant_id = $1 AND referrer_member_id = p.id ORDER BY created_at, id LIMIT $3) c ORDER BY c.created_at, c.id LIMIT $3) k JOIN members m ON m.tenant_id = $1 AND m.id = k.id ORDER BY k.created_at, k.id`,
 };
+/** Statements compared up to whitespace. */
+const normalized = (sql: string) => sql.replace(/\s+/g, ' ').replace(/\( /g, '(').trim();
 
 type Row = Record<string, unknown>;
-const col = (row: Row, e: Entity, c: string) => row[`${e}_${c}`];
+const col = (row: Row, _e: Entity, c: string) => row[c];
 
 function baselineLocale(query: URLSearchParams, tenantLocale: string): UiLocale {
   const q = query.get('locale');
@@ -253,8 +256,8 @@ export function startBaseline(pool: Pool, onQuery?: (sql: string) => void) {
     if (match[1] === 'cabinet') {
       const [balances, leads, bonuses] = await Promise.all([
         query(SQL.balances, [tenantId, memberId]),
-        query(SQL.recentLeads, [tenantId, memberId]),
-        query(SQL.recentBonuses, [tenantId, memberId]),
+        query(SQL.leadsPage, [tenantId, memberId, null, 0, 5]),
+        query(SQL.bonusesPage, [tenantId, memberId, 0, 10]),
       ]);
       const own = balances.find((b) => col(b, 'MemberBalanceEntity', 'currency') === currency);
       const cleared = own ? Number(col(own, 'MemberBalanceEntity', 'cleared_kopecks')) : 0;
@@ -283,12 +286,9 @@ export function startBaseline(pool: Pool, onQuery?: (sql: string) => void) {
     const page = Number(url.searchParams.get('page') ?? 1);
     const pageSize = Number(url.searchParams.get('page_size') ?? 20);
     const offset = (page - 1) * pageSize;
-    const rows = await query(SQL.leadsPage(pageSize, offset), [tenantId, memberId]);
-    // TypeORM's findAndCount counts only when the page is full (or empty past the first page).
-    const total =
-      rows.length === pageSize || (rows.length === 0 && offset > 0)
-        ? Number((await query(SQL.leadsCount, [tenantId, memberId]))[0].cnt)
-        : offset + rows.length;
+    const rows = await query(SQL.leadsPage, [tenantId, memberId, null, offset, pageSize]);
+    // All statuses: the total is the member's kept leads_count, as in the app.
+    const total = col(member, 'MemberEntity', 'leads_count') as number;
     return send(
       res,
       200,
@@ -530,7 +530,7 @@ async function main(): Promise<void> {
         const baseSql = baselineTrace;
         baselineTrace = undefined;
         const key = `${endpoint}(${user === hot.user_id ? 'hot' : 'typical'})`;
-        const sorted = (xs: string[]) => JSON.stringify([...xs].sort());
+        const sorted = (xs: string[]) => JSON.stringify(xs.map(normalized).sort());
         sameSql.push(
           `${key}: ${sorted(appSql) === sorted(baseSql) ? 'same' : 'DIFFERENT'} (${appSql.length} statements)`,
         );
@@ -594,14 +594,12 @@ async function main(): Promise<void> {
     for (const [name, sql, params] of [
       ['member (hot)', SQL.member, [tenant.id, hot.user_id]],
       ['balances (hot)', SQL.balances, [tenant.id, hot.user_id]],
-      ['5 recent leads (hot)', SQL.recentLeads, [tenant.id, hot.user_id]],
-      ['10 recent bonuses (hot)', SQL.recentBonuses, [tenant.id, hot.user_id]],
-      ['leads list total (hot)', SQL.leadsCount, [tenant.id, hot.user_id]],
+      ['5 recent leads (hot)', SQL.leadsPage, [tenant.id, hot.user_id, null, 0, 5]],
+      ['10 recent bonuses (hot)', SQL.bonusesPage, [tenant.id, hot.user_id, 0, 10]],
       [
         `tree level 2 (100k, LIMIT ${secondLevelLimit})`,
-        `SELECT * FROM members m WHERE m.tenant_id = $1 AND m.referrer_member_id = ANY($2)
-          ORDER BY m.created_at ASC, m.id ASC LIMIT ${secondLevelLimit}`,
-        [tenant.id, firstLine],
+        SQL.children,
+        [tenant.id, firstLine, secondLevelLimit],
       ],
     ] as const) {
       const plan = (

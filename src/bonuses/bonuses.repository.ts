@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Between, In, LessThan, MoreThanOrEqual } from 'typeorm';
+import { Between, DataSource, In, LessThan, MoreThanOrEqual } from 'typeorm';
+import { EntityRows, pageTotal } from '../database/entity-rows';
 import { TransactionHost } from '../database/transaction-host';
 import { BonusEntity, type BonusSourceType, type BonusStatus } from './bonus.entity';
 import { MemberBalanceEntity } from './member-balance.entity';
@@ -11,7 +12,16 @@ import { MemberBalanceEntity } from './member-balance.entity';
  */
 @Injectable()
 export class BonusesRepository {
-  constructor(private readonly tx: TransactionHost) {}
+  private readonly rows: EntityRows<BonusEntity>;
+  private readonly balanceRows: EntityRows<MemberBalanceEntity>;
+
+  constructor(
+    private readonly tx: TransactionHost,
+    dataSource: DataSource,
+  ) {
+    this.rows = new EntityRows(dataSource, BonusEntity);
+    this.balanceRows = new EntityRows(dataSource, MemberBalanceEntity);
+  }
 
   private get repo() {
     return this.tx.manager.getRepository(BonusEntity);
@@ -61,26 +71,36 @@ export class BonusesRepository {
   }
 
   /** A member's bonuses, newest first (the widgets' transactions). */
-  forMember(
+  /** A page of a member's bonuses, newest first (ix_bonuses_member read backwards), and the total. */
+  async forMember(
     tenantId: string,
     memberId: string,
     offset: number,
     limit: number,
   ): Promise<[BonusEntity[], number]> {
-    return this.repo.findAndCount({
-      where: { tenantId, memberId },
-      order: { createdAt: 'DESC', id: 'DESC' },
-      skip: offset,
-      take: limit,
-    });
+    const rows = await this.recentForMember(tenantId, memberId, limit, offset);
+    const total = await pageTotal(rows.length, offset, limit, () =>
+      this.tx.manager.query(
+        `SELECT count(*)::int AS count FROM bonuses WHERE tenant_id = $1 AND member_id = $2`,
+        [tenantId, memberId],
+      ),
+    );
+    return [rows, total];
   }
 
-  recentForMember(tenantId: string, memberId: string, limit: number): Promise<BonusEntity[]> {
-    return this.repo.find({
-      where: { tenantId, memberId },
-      order: { createdAt: 'DESC', id: 'DESC' },
-      take: limit,
-    });
+  async recentForMember(
+    tenantId: string,
+    memberId: string,
+    limit: number,
+    offset = 0,
+  ): Promise<BonusEntity[]> {
+    const rows: Record<string, unknown>[] = await this.tx.manager.query(
+      `SELECT ${this.rows.select('b')} FROM bonuses b
+        WHERE b.tenant_id = $1 AND b.member_id = $2
+        ORDER BY b.created_at DESC, b.id DESC OFFSET $3 LIMIT $4`,
+      [tenantId, memberId, offset, limit],
+    );
+    return this.rows.fromAll(rows);
   }
 
   /** Count and sum per status and currency, for the staff approval queue. */
@@ -102,10 +122,13 @@ export class BonusesRepository {
   }
 
   /** The member's balances per currency, kept by the bonus trigger. */
-  balances(tenantId: string, memberId: string): Promise<MemberBalanceEntity[]> {
-    return this.tx.manager
-      .getRepository(MemberBalanceEntity)
-      .find({ where: { tenantId, memberId }, order: { currency: 'ASC' } });
+  async balances(tenantId: string, memberId: string): Promise<MemberBalanceEntity[]> {
+    const rows: Record<string, unknown>[] = await this.tx.manager.query(
+      `SELECT ${this.balanceRows.select('b')} FROM member_balances b
+        WHERE b.tenant_id = $1 AND b.member_id = $2 ORDER BY b.currency`,
+      [tenantId, memberId],
+    );
+    return this.balanceRows.fromAll(rows);
   }
 
   approve(tenantId: string, bonusId: string): Promise<BonusEntity | undefined> {
@@ -167,7 +190,7 @@ export class BonusesRepository {
        RETURNING b.*`,
       [limit],
     );
-    return rows.map((row) => this.fromRow(row));
+    return this.rows.fromAll(rows);
   }
 
   /** Tenant-scoped lookup of several bonuses at once. */
@@ -181,20 +204,6 @@ export class BonusesRepository {
       `UPDATE bonuses SET ${set} WHERE ${where} RETURNING *`,
       params,
     );
-    return rows.map((row) => this.fromRow(row));
-  }
-
-  /** A raw RETURNING row as an entity, through TypeORM's own column mapping (bigint included). */
-  private fromRow(row: Record<string, unknown>): BonusEntity {
-    const metadata = this.repo.metadata;
-    const entity = this.repo.create();
-    for (const column of metadata.columns) {
-      if (!(column.databaseName in row)) continue;
-      let value = row[column.databaseName];
-      if (column.transformer && !Array.isArray(column.transformer))
-        value = column.transformer.from(value);
-      column.setEntityValue(entity, value);
-    }
-    return entity;
+    return this.rows.fromAll(rows);
   }
 }

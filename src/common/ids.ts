@@ -1,8 +1,23 @@
-import { randomBytes, createHash } from 'node:crypto';
+import { randomBytes, randomFillSync, createHash } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 
+/**
+ * Cryptographic random numbers in [0, 1) drawn a byte at a time from a pooled buffer: ulid takes
+ * one per character (16 per id), and a system call each (its default) costs ~5 µs apiece.
+ * byte / 256 is exactly uniform over ulid's 32 symbols.
+ */
+const pool = Buffer.alloc(4096);
+let used = pool.length;
+function pooledRandom(): number {
+  if (used === pool.length) {
+    randomFillSync(pool);
+    used = 0;
+  }
+  return pool[used++] / 256;
+}
+
 /** Monotonic: ids made within one millisecond still sort in the order they were made. */
-const ulid = monotonicFactory();
+const ulid = monotonicFactory(pooledRandom);
 
 /** Id prefixes of the seed (2.1) plus `mbr_` for the tenant-scoped surrogate (SPEC 1). */
 export const ID_PREFIX = {

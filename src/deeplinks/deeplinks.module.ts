@@ -8,11 +8,12 @@ import { DeeplinksService } from './deeplinks.service';
 import { LeadFormController } from './lead-form.controller';
 import { ReferralLinkController } from './referral-link.controller';
 import { ShortLinkController } from './short-link.controller';
+import { ShortLinkLane } from './short-link.lane';
 
 /** Referral short links, their landing page, and the lead form that takes a signed ref. */
 @Module({
   imports: [TenantsModule, UsersModule, LeadsModule],
   controllers: [ReferralLinkController, ShortLinkController, LeadFormController],
-  providers: [DeeplinksRepository, DeeplinksService, ClickCounter],
+  providers: [DeeplinksRepository, DeeplinksService, ClickCounter, ShortLinkLane],
 })
 export class DeeplinksModule {}

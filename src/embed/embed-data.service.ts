@@ -7,6 +7,7 @@ import type { LeadEntity } from '../leads/lead.entity';
 import { LeadsService } from '../leads/leads.service';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import type { MemberEntity } from '../users/member.entity';
+import type { TreeMember } from '../users/members.repository';
 import { UsersService } from '../users/users.service';
 import type {
   EmbedLeadsQueryDto,
@@ -123,6 +124,8 @@ export class EmbedDataService {
       status,
       offsetOf(query),
       query.page_size,
+      // All statuses: the kept counter (trg_leads_count) is the total, no count over the history.
+      status ? undefined : member.leadsCount,
     );
     return {
       user: userBlock(member, locale),
@@ -145,7 +148,7 @@ export class EmbedDataService {
       query.max_depth,
       TREE_NODE_BUDGET,
     );
-    const node = (m: MemberEntity): EmbedTreeNodeResponse => ({
+    const node = (m: TreeMember): EmbedTreeNodeResponse => ({
       user_id: m.id,
       display_name: displayName(m, locale),
       depth: m.depth - member.depth,
@@ -192,7 +195,7 @@ export class EmbedDataService {
   }
 }
 
-function displayName(member: MemberEntity, locale: UiLocale): string {
+function displayName(member: Pick<MemberEntity, 'fullName' | 'role'>, locale: UiLocale): string {
   return member.fullName ?? label('role', member.role, locale);
 }
 

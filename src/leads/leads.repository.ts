@@ -1,12 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { In } from 'typeorm';
+import { DataSource, In } from 'typeorm';
 import { insertable } from '../database/columns';
+import { EntityRows, pageTotal } from '../database/entity-rows';
 import { TransactionHost } from '../database/transaction-host';
 import { LeadEntity, type LeadStatus } from './lead.entity';
 
 @Injectable()
 export class LeadsRepository {
-  constructor(private readonly tx: TransactionHost) {}
+  private readonly rows: EntityRows<LeadEntity>;
+
+  constructor(
+    private readonly tx: TransactionHost,
+    dataSource: DataSource,
+  ) {
+    this.rows = new EntityRows(dataSource, LeadEntity);
+  }
 
   private get repo() {
     return this.tx.manager.getRepository(LeadEntity);
@@ -21,19 +29,29 @@ export class LeadsRepository {
   }
 
   /** A referrer's leads, newest first, optionally of one status. */
-  forReferrer(
+  /**
+   * A page of a referrer's leads, newest first (ix_leads_referrer read backwards), with the total:
+   * `knownTotal` when the caller has it (members.leads_count for all statuses), else counted.
+   */
+  async forReferrer(
     tenantId: string,
     referrerMemberId: string,
     status: LeadStatus | undefined,
     offset: number,
     limit: number,
+    knownTotal?: number,
   ): Promise<[LeadEntity[], number]> {
-    return this.repo.findAndCount({
-      where: { tenantId, referrerMemberId, ...(status ? { status } : {}) },
-      order: { createdAt: 'DESC', id: 'DESC' },
-      skip: offset,
-      take: limit,
-    });
+    const rows = await this.pageOf(tenantId, referrerMemberId, status, offset, limit);
+    const total =
+      knownTotal ??
+      (await pageTotal(rows.length, offset, limit, () =>
+        this.tx.manager.query(
+          `SELECT count(*)::int AS count FROM leads
+            WHERE tenant_id = $1 AND referrer_member_id = $2 AND ($3::text IS NULL OR status = $3)`,
+          [tenantId, referrerMemberId, status ?? null],
+        ),
+      ));
+    return [rows, total];
   }
 
   /** The newest `limit` leads of a referrer, without counting them. */
@@ -42,11 +60,23 @@ export class LeadsRepository {
     referrerMemberId: string,
     limit: number,
   ): Promise<LeadEntity[]> {
-    return this.repo.find({
-      where: { tenantId, referrerMemberId },
-      order: { createdAt: 'DESC', id: 'DESC' },
-      take: limit,
-    });
+    return this.pageOf(tenantId, referrerMemberId, undefined, 0, limit);
+  }
+
+  private async pageOf(
+    tenantId: string,
+    referrerMemberId: string,
+    status: LeadStatus | undefined,
+    offset: number,
+    limit: number,
+  ): Promise<LeadEntity[]> {
+    const rows: Record<string, unknown>[] = await this.tx.manager.query(
+      `SELECT ${this.rows.select('l')} FROM leads l
+        WHERE l.tenant_id = $1 AND l.referrer_member_id = $2 AND ($3::text IS NULL OR l.status = $3)
+        ORDER BY l.created_at DESC, l.id DESC OFFSET $4 LIMIT $5`,
+      [tenantId, referrerMemberId, status ?? null, offset, limit],
+    );
+    return this.rows.fromAll(rows);
   }
 
   /** Locks the lead for the rest of the transaction (conversions of one lead go one at a time). */

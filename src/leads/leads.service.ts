@@ -155,15 +155,16 @@ export class LeadsService {
     return lead;
   }
 
-  /** A partner's leads for the widgets, newest first. */
+  /** A partner's leads for the widgets, newest first; `knownTotal` spares counting them. */
   forReferrer(
     tenantId: string,
     memberId: string,
     status: LeadStatus | undefined,
     offset: number,
     limit: number,
+    knownTotal?: number,
   ) {
-    return this.leads.forReferrer(tenantId, memberId, status, offset, limit);
+    return this.leads.forReferrer(tenantId, memberId, status, offset, limit, knownTotal);
   }
 
   recentForReferrer(tenantId: string, memberId: string, limit: number): Promise<LeadEntity[]> {

@@ -1,17 +1,31 @@
 import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { EntityRows } from '../database/entity-rows';
 import { TransactionHost } from '../database/transaction-host';
 import { TenantEntity } from './tenant.entity';
 
 @Injectable()
 export class TenantsRepository {
-  constructor(private readonly tx: TransactionHost) {}
+  private readonly rows: EntityRows<TenantEntity>;
+
+  constructor(
+    private readonly tx: TransactionHost,
+    dataSource: DataSource,
+  ) {
+    this.rows = new EntityRows(dataSource, TenantEntity);
+  }
 
   private get repo() {
     return this.tx.manager.getRepository(TenantEntity);
   }
 
-  findBySlug(slug: string): Promise<TenantEntity | null> {
-    return this.repo.findOneBy({ slug });
+  /** Every Embed API request starts here (EmbedOriginPolicy): constant SQL, no query builder. */
+  async findBySlug(slug: string): Promise<TenantEntity | null> {
+    const [row]: Record<string, unknown>[] = await this.tx.manager.query(
+      `SELECT ${this.rows.select('t')} FROM tenants t WHERE t.slug = $1`,
+      [slug],
+    );
+    return row ? this.rows.from(row) : null;
   }
 
   findById(tenantId: string): Promise<TenantEntity | null> {

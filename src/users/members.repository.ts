@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { EntityRows, pageTotal } from '../database/entity-rows';
 import { TransactionHost } from '../database/transaction-host';
 import { MemberEntity } from './member.entity';
+
+/** What a referral-tree node shows of a member. */
+export type TreeMember = Pick<
+  MemberEntity,
+  'id' | 'referrerMemberId' | 'fullName' | 'role' | 'depth'
+>;
 
 export interface UplineMember {
   id: string;
@@ -11,14 +19,25 @@ export interface UplineMember {
 /** Tenant members and the referral network; every method takes the tenant id first. */
 @Injectable()
 export class MembersRepository {
-  constructor(private readonly tx: TransactionHost) {}
+  private readonly rows: EntityRows<MemberEntity>;
+
+  constructor(
+    private readonly tx: TransactionHost,
+    dataSource: DataSource,
+  ) {
+    this.rows = new EntityRows(dataSource, MemberEntity);
+  }
 
   private get repo() {
     return this.tx.manager.getRepository(MemberEntity);
   }
 
-  findById(tenantId: string, memberId: string): Promise<MemberEntity | null> {
-    return this.repo.findOneBy({ tenantId, id: memberId });
+  async findById(tenantId: string, memberId: string): Promise<MemberEntity | null> {
+    const [row]: Record<string, unknown>[] = await this.tx.manager.query(
+      `SELECT ${this.rows.select('m')} FROM members m WHERE m.tenant_id = $1 AND m.id = $2`,
+      [tenantId, memberId],
+    );
+    return row ? this.rows.from(row) : null;
   }
 
   /** A member by email, case-insensitively (ix_members_email); the oldest if several share it. */
@@ -138,35 +157,60 @@ export class MembersRepository {
   }
 
   /**
-   * The next level of a subtree: children of `parentIds`, ordered by joined_at then id, at most
-   * `limit`, through ix_members_referrer.
+   * The next tree level: the children of `parentIds`, in joining order (then id), at most `limit`.
+   * Each parent gives at most `limit` ids through ix_members_referrer (index only), and only the
+   * kept ones are read in full, so a first line of thousands with tens of thousands of children
+   * costs what is returned.
    */
-  childrenOf(tenantId: string, parentIds: string[], limit: number): Promise<MemberEntity[]> {
-    return this.repo
-      .createQueryBuilder('m')
-      .where('m.tenant_id = :tenantId AND m.referrer_member_id = ANY(:parentIds)', {
-        tenantId,
-        parentIds,
-      })
-      .orderBy('m.created_at', 'ASC')
-      .addOrderBy('m.id', 'ASC')
-      .limit(limit)
-      .getMany();
+  async childrenOf(tenantId: string, parentIds: string[], limit: number): Promise<TreeMember[]> {
+    const rows: {
+      id: string;
+      referrer_member_id: string;
+      full_name: string | null;
+      role: MemberEntity['role'];
+      depth: number;
+    }[] = await this.tx.manager.query(
+      `SELECT m.id, m.referrer_member_id, m.full_name, m.role, m.depth
+         FROM (SELECT c.id, c.created_at
+                 FROM unnest($2::text[]) AS p (id)
+                 CROSS JOIN LATERAL (
+                   SELECT id, created_at FROM members
+                    WHERE tenant_id = $1 AND referrer_member_id = p.id
+                    ORDER BY created_at, id LIMIT $3) c
+                ORDER BY c.created_at, c.id LIMIT $3) k
+         JOIN members m ON m.tenant_id = $1 AND m.id = k.id
+        ORDER BY k.created_at, k.id`,
+      [tenantId, parentIds, limit],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      referrerMemberId: r.referrer_member_id,
+      fullName: r.full_name,
+      role: r.role,
+      depth: r.depth,
+    }));
   }
 
-  /** A member's first line, newest first. */
-  directReferrals(
+  /** A member's first line, newest first, and its size. */
+  async directReferrals(
     tenantId: string,
     memberId: string,
     offset: number,
     limit: number,
   ): Promise<[MemberEntity[], number]> {
-    return this.repo.findAndCount({
-      where: { tenantId, referrerMemberId: memberId },
-      order: { createdAt: 'DESC', id: 'DESC' },
-      skip: offset,
-      take: limit,
-    });
+    const rows: Record<string, unknown>[] = await this.tx.manager.query(
+      `SELECT ${this.rows.select('m')} FROM members m
+        WHERE m.tenant_id = $1 AND m.referrer_member_id = $2
+        ORDER BY m.created_at DESC, m.id DESC OFFSET $3 LIMIT $4`,
+      [tenantId, memberId, offset, limit],
+    );
+    const total = await pageTotal(rows.length, offset, limit, () =>
+      this.tx.manager.query(
+        `SELECT count(*)::int AS count FROM members WHERE tenant_id = $1 AND referrer_member_id = $2`,
+        [tenantId, memberId],
+      ),
+    );
+    return [this.rows.fromAll(rows), total];
   }
 
   /**

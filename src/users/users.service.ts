@@ -11,7 +11,7 @@ import type { MemberStatusResponse } from './dto/member-status.response';
 import type { UpsertUserDto } from './dto/upsert-user.dto';
 import type { UpsertUserResponse } from './dto/upsert-user.response';
 import type { MemberEntity } from './member.entity';
-import { MembersRepository, type UplineMember } from './members.repository';
+import { MembersRepository, type TreeMember, type UplineMember } from './members.repository';
 import type { ServiceUserEntity } from './service-user.entity';
 import { ServiceUsersRepository } from './service-users.repository';
 import { ReferralCycleError, ReferrerNotFoundError, UserNotFoundError } from './user.errors';
@@ -185,8 +185,8 @@ export class UsersService {
     root: MemberEntity,
     maxDepth: number,
     budget: number,
-  ): Promise<{ levels: MemberEntity[][]; truncated: boolean }> {
-    const levels: MemberEntity[][] = [[root]];
+  ): Promise<{ levels: TreeMember[][]; truncated: boolean }> {
+    const levels: TreeMember[][] = [[root]];
     let remaining = budget - 1;
     let frontier = [root.id];
     for (let depth = 1; depth <= maxDepth && frontier.length; depth++) {

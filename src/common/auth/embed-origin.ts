@@ -26,11 +26,22 @@ export class EmbedOriginPolicy {
   }
 
   /** `allowOwnOrigin`: the service's own pages (the landing page's lead form) may call too. */
-  async resolve(
-    req: Request,
+  resolve(req: Request, allowOwnOrigin = false): Promise<{ tenant: TenantEntity; origin: string }> {
+    return this.check(
+      req.query.tenant,
+      req.header('origin'),
+      req.header('sec-fetch-site'),
+      allowOwnOrigin,
+    );
+  }
+
+  /** The same gate from the request's parts (the embed read lane has no Express request). */
+  async check(
+    slug: unknown,
+    originHeader: string | undefined,
+    secFetchSite: string | undefined,
     allowOwnOrigin = false,
   ): Promise<{ tenant: TenantEntity; origin: string }> {
-    const slug = req.query.tenant;
     if (typeof slug !== 'string' || slug.length === 0) {
       throw new ValidationFailedError([
         { field: 'tenant', message: 'is required (the tenant slug)' },
@@ -38,7 +49,7 @@ export class EmbedOriginPolicy {
     }
     const tenant = await this.lookup.tenantBySlug(slug);
     if (!tenant) throw new NotFoundError('tenant_not_found', `No tenant with slug "${slug}".`);
-    const origin = this.originOf(req);
+    const origin = this.originOf(originHeader, secFetchSite);
     const allowed =
       origin &&
       (tenant.allowedOrigins.includes(origin) || (allowOwnOrigin && origin === this.ownOrigin));
@@ -56,10 +67,12 @@ export class EmbedOriginPolicy {
     return { tenant, origin: origin };
   }
 
-  private originOf(req: Request): string | undefined {
-    const origin = req.header('origin');
+  private originOf(
+    origin: string | undefined,
+    secFetchSite: string | undefined,
+  ): string | undefined {
     if (origin && origin !== 'null') return origin;
-    if (!origin && req.header('sec-fetch-site') === 'same-origin') return this.ownOrigin;
+    if (!origin && secFetchSite === 'same-origin') return this.ownOrigin;
     return undefined;
   }
 }
