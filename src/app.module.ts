@@ -22,6 +22,7 @@ import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { HousekeepingModule, HousekeepingWorkerModule } from './housekeeping/housekeeping.module';
 import { RedisModule } from './redis/redis.module';
 import { TenantsModule } from './tenants/tenants.module';
 import { UsersModule } from './users/users.module';
@@ -69,8 +70,11 @@ export class AppModule {
         WidgetModule,
         DemoModule,
         AdminPagesModule,
-        // Queue consumers run only where PROCESS_ROLE asks for a worker.
-        ...(config.processRole === 'api' ? [] : [BonusesWorkerModule, WebhooksWorkerModule]),
+        HousekeepingModule,
+        // Queue consumers and timers run only where PROCESS_ROLE asks for a worker.
+        ...(config.processRole === 'api'
+          ? []
+          : [BonusesWorkerModule, WebhooksWorkerModule, HousekeepingWorkerModule]),
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

@@ -29,6 +29,10 @@ export class AppConfig {
     readonly endpointConcurrency: number;
   };
   readonly bonusApprovalSweepMs!: number;
+  /** Days events (and their webhook deliveries and attempts) are kept. */
+  readonly eventRetentionDays!: number;
+  /** How often worker processes run housekeeping (retention, expired credentials). */
+  readonly housekeepingMs!: number;
   /** How often short-link clicks counted in memory are written to PostgreSQL. */
   readonly clickFlushMs!: number;
   /** How long tenant settings and short-link targets are served from memory; 0 turns it off. */

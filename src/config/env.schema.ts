@@ -69,6 +69,10 @@ export class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(256) WEBHOOK_CONCURRENCY?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(64) WEBHOOK_ENDPOINT_CONCURRENCY?: number;
 
+  /** Days an event and its delivery log are kept (SPEC 6: 30), and how often workers clean up. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(3650) EVENT_RETENTION_DAYS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1000) HOUSEKEEPING_MS?: number;
+
   /** How often short-link clicks counted in memory are written (extends SPEC 7). */
   @IsOptional() @Transform(toInt) @IsInt() @Min(10) @Max(60000) CLICK_FLUSH_MS?: number;
 

@@ -90,6 +90,8 @@ export function loadConfig(
     },
     bonusApprovalSweepMs: raw.BONUS_APPROVAL_SWEEP_MS ?? 60000,
     clickFlushMs: raw.CLICK_FLUSH_MS ?? 1000,
+    eventRetentionDays: raw.EVENT_RETENTION_DAYS ?? 30,
+    housekeepingMs: raw.HOUSEKEEPING_MS ?? 3_600_000,
     cacheTtlMs: raw.CACHE_TTL_MS ?? 30000,
     smtpUrl: raw.SMTP_URL,
     mailFrom: raw.MAIL_FROM ?? 'Referral service <no-reply@localhost>',
