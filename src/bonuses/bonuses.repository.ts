@@ -80,7 +80,7 @@ export class BonusesRepository {
   ): Promise<[BonusEntity[], number]> {
     const rows = await this.recentForMember(tenantId, memberId, limit, offset);
     const total = await pageTotal(rows.length, offset, limit, () =>
-      this.tx.manager.query(
+      this.tx.select(
         `SELECT count(*)::int AS count FROM bonuses WHERE tenant_id = $1 AND member_id = $2`,
         [tenantId, memberId],
       ),
@@ -94,7 +94,7 @@ export class BonusesRepository {
     limit: number,
     offset = 0,
   ): Promise<BonusEntity[]> {
-    const rows: Record<string, unknown>[] = await this.tx.manager.query(
+    const rows: Record<string, unknown>[] = await this.tx.select(
       `SELECT ${this.rows.select('b')} FROM bonuses b
         WHERE b.tenant_id = $1 AND b.member_id = $2
         ORDER BY b.created_at DESC, b.id DESC OFFSET $3 LIMIT $4`,
@@ -108,7 +108,7 @@ export class BonusesRepository {
     tenantId: string,
   ): Promise<{ status: BonusStatus; currency: string; count: number; amountKopecks: number }[]> {
     const rows: { status: BonusStatus; currency: string; count: number; amount: string }[] =
-      await this.tx.manager.query(
+      await this.tx.select(
         `SELECT status, currency, count(*)::int AS count, sum(amount_kopecks)::text AS amount
            FROM bonuses WHERE tenant_id = $1 GROUP BY status, currency ORDER BY status, currency`,
         [tenantId],
@@ -123,7 +123,7 @@ export class BonusesRepository {
 
   /** The member's balances per currency, kept by the bonus trigger. */
   async balances(tenantId: string, memberId: string): Promise<MemberBalanceEntity[]> {
-    const rows: Record<string, unknown>[] = await this.tx.manager.query(
+    const rows: Record<string, unknown>[] = await this.tx.select(
       `SELECT ${this.balanceRows.select('b')} FROM member_balances b
         WHERE b.tenant_id = $1 AND b.member_id = $2 ORDER BY b.currency`,
       [tenantId, memberId],

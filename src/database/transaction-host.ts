@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Pool } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 
 type IsolationLevel = 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE';
@@ -49,6 +50,17 @@ export class TransactionHost {
         );
     }
     return result;
+  }
+
+  /**
+   * A read in constant SQL, answering its rows: in the current transaction if there is one, else
+   * straight on the driver's pool, without TypeORM's per-statement query runner (the widget
+   * reads' hot path, docs/performance.md). For SELECTs only.
+   */
+  async select<T = Record<string, unknown>>(sql: string, params: unknown[]): Promise<T[]> {
+    if (this.inTransaction) return this.manager.query(sql, params);
+    const pool = (this.dataSource.driver as unknown as { master: Pool }).master;
+    return (await pool.query(sql, params)).rows as T[];
   }
 
   /** Runs `callback` once the current transaction has committed (at once outside one). */

@@ -45,7 +45,7 @@ export class LeadsRepository {
     const total =
       knownTotal ??
       (await pageTotal(rows.length, offset, limit, () =>
-        this.tx.manager.query(
+        this.tx.select(
           `SELECT count(*)::int AS count FROM leads
             WHERE tenant_id = $1 AND referrer_member_id = $2 AND ($3::text IS NULL OR status = $3)`,
           [tenantId, referrerMemberId, status ?? null],
@@ -70,7 +70,7 @@ export class LeadsRepository {
     offset: number,
     limit: number,
   ): Promise<LeadEntity[]> {
-    const rows: Record<string, unknown>[] = await this.tx.manager.query(
+    const rows: Record<string, unknown>[] = await this.tx.select(
       `SELECT ${this.rows.select('l')} FROM leads l
         WHERE l.tenant_id = $1 AND l.referrer_member_id = $2 AND ($3::text IS NULL OR l.status = $3)
         ORDER BY l.created_at DESC, l.id DESC OFFSET $4 LIMIT $5`,

@@ -21,7 +21,7 @@ export class TenantsRepository {
 
   /** Every Embed API request starts here (EmbedOriginPolicy): constant SQL, no query builder. */
   async findBySlug(slug: string): Promise<TenantEntity | null> {
-    const [row]: Record<string, unknown>[] = await this.tx.manager.query(
+    const [row]: Record<string, unknown>[] = await this.tx.select(
       `SELECT ${this.rows.select('t')} FROM tenants t WHERE t.slug = $1`,
       [slug],
     );

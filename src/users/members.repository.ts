@@ -33,7 +33,7 @@ export class MembersRepository {
   }
 
   async findById(tenantId: string, memberId: string): Promise<MemberEntity | null> {
-    const [row]: Record<string, unknown>[] = await this.tx.manager.query(
+    const [row]: Record<string, unknown>[] = await this.tx.select(
       `SELECT ${this.rows.select('m')} FROM members m WHERE m.tenant_id = $1 AND m.id = $2`,
       [tenantId, memberId],
     );
@@ -169,7 +169,7 @@ export class MembersRepository {
       full_name: string | null;
       role: MemberEntity['role'];
       depth: number;
-    }[] = await this.tx.manager.query(
+    }[] = await this.tx.select(
       `SELECT m.id, m.referrer_member_id, m.full_name, m.role, m.depth
          FROM (SELECT c.id, c.created_at
                  FROM unnest($2::text[]) AS p (id)
@@ -198,14 +198,14 @@ export class MembersRepository {
     offset: number,
     limit: number,
   ): Promise<[MemberEntity[], number]> {
-    const rows: Record<string, unknown>[] = await this.tx.manager.query(
+    const rows: Record<string, unknown>[] = await this.tx.select(
       `SELECT ${this.rows.select('m')} FROM members m
         WHERE m.tenant_id = $1 AND m.referrer_member_id = $2
         ORDER BY m.created_at DESC, m.id DESC OFFSET $3 LIMIT $4`,
       [tenantId, memberId, offset, limit],
     );
     const total = await pageTotal(rows.length, offset, limit, () =>
-      this.tx.manager.query(
+      this.tx.select(
         `SELECT count(*)::int AS count FROM members WHERE tenant_id = $1 AND referrer_member_id = $2`,
         [tenantId, memberId],
       ),
