@@ -5,6 +5,7 @@ import type { Actor } from '../common/auth/actor';
 import { AppConfig } from '../config/app-config';
 import { ConversionsService } from '../conversions/conversions.service';
 import { TransactionHost } from '../database/transaction-host';
+import { ClickCounter } from '../deeplinks/click-counter';
 import { DeeplinksService } from '../deeplinks/deeplinks.service';
 import { LeadsService } from '../leads/leads.service';
 import type { TenantEntity } from '../tenants/tenant.entity';
@@ -312,6 +313,8 @@ export class DemoSeeder implements OnApplicationBootstrap {
       promo_code: 'SPRING10',
     });
     for (let i = 0; i < 17; i++) await deeplinks.follow(link.code);
+    // Clicks are written in batches (ClickCounter): the demo shows them from its first view.
+    await this.moduleRef.get(ClickCounter, { strict: false }).flush();
     times.set(link.deeplink_id, new Date(now - 90 * DAY_MS));
 
     await this.spreadTimestamps(tenant, members, times);
