@@ -1,5 +1,11 @@
 import { InjectQueue } from '@nestjs/bull';
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
 import type { Queue } from 'bull';
 import { AppConfig } from '../config/app-config';
 import { WebhookDeliveryService } from './webhook-delivery.service';
@@ -12,9 +18,12 @@ import { DELIVER_JOB, type DeliverJob, WEBHOOKS_QUEUE } from './webhook.queue';
  * it must not live in Redis itself. Running it in several workers at once is harmless.
  */
 @Injectable()
-export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+export class WebhookWorker
+  implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown
+{
   private readonly logger = new Logger(WebhookWorker.name);
   private timer?: NodeJS.Timeout;
+  private closing = false;
 
   constructor(
     @InjectQueue(WEBHOOKS_QUEUE) private readonly queue: Queue<DeliverJob>,
@@ -25,7 +34,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
   onApplicationBootstrap(): void {
     this.queue
       .process(DELIVER_JOB, this.config.webhook.concurrency, async (job) => {
-        await this.delivery.attempt(job.data);
+        await this.delivery.runJob(job.data, this.closing);
       })
       .catch((error: unknown) => this.logger.error({ err: error }, 'Webhook consumer stopped'));
     this.timer = setInterval(() => {
@@ -37,6 +46,23 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
         .catch((error: unknown) => this.logger.warn({ err: error }, 'Webhook sweep failed'));
     }, this.config.webhook.sweepMs);
     this.timer.unref();
+  }
+
+  /**
+   * Before the database closes: stop taking jobs here, let the running ones finish (bounded by
+   * the attempt timeout) and write every attempt record still pending. Whatever does not make it
+   * is not lost: its claim lapses and the sweeper of another worker retries it.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.closing = true;
+    clearInterval(this.timer);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.queue.pause(true).catch(() => undefined),
+      new Promise((resolve) => (timer = setTimeout(resolve, this.config.webhook.timeoutMs + 1000))),
+    ]);
+    clearTimeout(timer);
+    await this.delivery.drain();
   }
 
   onApplicationShutdown(): void {

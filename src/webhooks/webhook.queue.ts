@@ -4,12 +4,27 @@ export const DELIVER_JOB = 'deliver';
 
 export interface DeliverJob {
   tenantId: string;
+  /** The delivery (for a group job: its first one). */
   eventId: string;
   /** A staff replay: one fresh attempt whatever the delivery's status (not while pending). */
   replay?: boolean;
+  /**
+   * A group job: the first attempts of several deliveries committed by one transaction, in order
+   * (`eventId` is the first). Each is claimed, sent and recorded on its own, exactly as if it had
+   * its own job; only the hand-off through Redis is shared.
+   */
+  eventIds?: string[];
 }
+
+/** First attempts committed together share one job, up to this many deliveries. */
+export const GROUP_SIZE = 32;
 
 /** Deterministic per attempt, so the sweeper re-enqueueing a delivery never doubles a job. */
 export function deliverJobId(eventId: string, attempt: number): string {
   return `dlv:${eventId}:${attempt}`;
+}
+
+/** Deterministic too: the same committed group always gets the same id. */
+export function groupJobId(eventIds: string[]): string {
+  return `dlv:${eventIds[0]}:1:group${eventIds.length}`;
 }

@@ -5,6 +5,7 @@ import { AppConfig } from '../config/app-config';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveryService } from './webhook-delivery.service';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
+import { OpenedSecrets } from './opened-secrets';
 import { WebhookSender } from './webhook-sender';
 import { WebhookWorker } from './webhook.processor';
 import { WEBHOOKS_QUEUE } from './webhook.queue';
@@ -27,6 +28,7 @@ const webhooksQueue = BullModule.registerQueueAsync({
     WebhookEndpointsRepository,
     WebhookDeliveriesRepository,
     WebhookSender,
+    OpenedSecrets,
     WebhookDeliveryService,
     WebhooksService,
   ],

@@ -91,6 +91,8 @@ export class WebhooksService implements OnModuleInit {
         updatedAt: now,
       };
       await this.endpoints.save(endpoint);
+      // Idempotent: also gives slots to an endpoint saved by a version without them.
+      await this.deliveries.createSlots(tenantId);
       await this.audit.record(
         tenantId,
         actor,
@@ -207,26 +209,16 @@ export class WebhooksService implements OnModuleInit {
     );
     // The test event is attempted at once by `test()`, not queued; it gets a delivery row too.
     const test = rows.filter((row) => row.eventType === TEST_EVENT_TYPE);
-    const now = new Date();
-    const deliveries: WebhookDeliveryEntity[] = [...wanted, ...test].map((row) => ({
+    await this.deliveries.insertPending(
       tenantId,
-      eventId: row.id,
-      eventType: row.eventType,
-      status: 'pending',
-      attempts: 0,
-      nextAttemptAt: now,
-      lockedUntil: null,
-      lastStatusCode: null,
-      lastError: null,
-      deliveredAt: null,
-      createdAt: now,
-      updatedAt: now,
-    }));
-    await this.deliveries.insert(deliveries);
+      [...wanted, ...test].map((row) => ({ id: row.id, eventType: row.eventType })),
+      new Date(),
+    );
     if (wanted.length) {
       this.tx.afterCommit(() =>
-        Promise.all(
-          wanted.map((row) => this.delivery.enqueue({ tenantId, eventId: row.id }, 1, 0)),
+        this.delivery.enqueueFirstAttempts(
+          tenantId,
+          wanted.map((row) => row.id),
         ),
       );
     }

@@ -3,6 +3,8 @@ import { createServer } from 'node:net';
 import { createLead, eventsOf, registerConversion } from '../factories/money.factory';
 import { createTenant, TestTenant } from '../factories/tenants.factory';
 import { createChain, upsertUser } from '../factories/users.factory';
+import { TransactionHost } from '../../src/database/transaction-host';
+import { EventsService } from '../../src/events/events.service';
 import { createTestApp, TestApp } from '../utils/create-test-app';
 import {
   HttpsReceiver,
@@ -733,6 +735,118 @@ describe('webhooks: delivery engine', () => {
       expect(Buffer.byteLength(excerpt, 'utf8')).toBeLessThanOrEqual(4096);
       expect(long.startsWith(excerpt)).toBe(true);
       expect(excerpt.length).toBeGreaterThanOrEqual(1365);
+    });
+  });
+
+  describe('per-endpoint cap and fairness (WEBHOOK_ENDPOINT_CONCURRENCY = 4)', () => {
+    /** Tracks requests in flight on one path (the receiver answers after `delayMs`). */
+    function slowPath(delayMs: number) {
+      const state = { inFlight: 0, max: 0 };
+      const script = () => {
+        state.inFlight++;
+        state.max = Math.max(state.max, state.inFlight);
+        setTimeout(() => state.inFlight--, delayMs);
+        return { status: 200, delayMs };
+      };
+      return { state, script };
+    }
+
+    /** `n` lead.created events committed in one transaction (one group job for the lot). */
+    async function emitLeads(tenant: TestTenant, n: number): Promise<string[]> {
+      const envelopes = await t.app.get(TransactionHost).transaction(() =>
+        t.app.get(EventsService).emitMany(
+          tenant.orgId,
+          Array.from({ length: n }, (_, i) => ({
+            type: 'lead.created' as const,
+            payload: {
+              lead_id: `lead_cap_${i}`,
+              referrer_user_id: 'usr_cap',
+              contact: { name: `Lead ${i}`, email: `cap${i}@example.org` },
+              offer_id: null,
+              metadata: {},
+              source: 'api',
+            },
+          })),
+        ),
+      );
+      return envelopes.map((e) => e.event_id);
+    }
+
+    const leased = async (tenantId: string) => {
+      const [{ n }] = await t.db.query<{ n: number }[]>(
+        `SELECT count(*)::int AS n FROM webhook_endpoint_slots
+          WHERE tenant_id = $1 AND locked_until > now()`,
+        [tenantId],
+      );
+      return n;
+    };
+
+    it('never has more than 4 attempts in flight to one endpoint, however they were queued', async () => {
+      const slow = slowPath(250);
+      const { tenant, path, url } = await tenantWithPath(slow.script);
+      await configure(tenant.slug, url, ['lead.created']);
+      // 24 events in one transaction (a group job) and 6 more one by one (single jobs) at once.
+      const grouped = await emitLeads(tenant, 24);
+      const single = await Promise.all(Array.from({ length: 6 }, () => emitLeads(tenant, 1)));
+      const all = [...grouped, ...single.flat()];
+      await waitForRequests(path, all.length, 20_000);
+      for (const id of all) await waitForDetail(tenant.slug, id, status('delivered'), 10_000);
+      expect(slow.state.max).toBeGreaterThanOrEqual(2);
+      expect(slow.state.max).toBeLessThanOrEqual(4);
+      // Every delivery was sent once, and every slot lease was given back.
+      const perEvent = new Map<string, number>();
+      for (const r of requestsTo(path)) {
+        const id = r.headers['x-service-event-id'] as string;
+        perEvent.set(id, (perEvent.get(id) ?? 0) + 1);
+      }
+      expect(all.filter((id) => perEvent.get(id) !== 1)).toEqual([]);
+      expect(await leased(tenant.orgId)).toBe(0);
+    });
+
+    it("does not let one tenant's slow receiver delay another tenant's deliveries", async () => {
+      const slow = slowPath(TIMEOUT_MS - 200);
+      const a = await tenantWithPath(slow.script);
+      await configure(a.tenant.slug, a.url, ['lead.created']);
+      const b = await tenantWithPath();
+      await configure(b.tenant.slug, b.url, ['lead.created']);
+      const backlog = await emitLeads(a.tenant, 40);
+      await waitForRequests(a.path, 4);
+      const started = Date.now();
+      const [fast] = await emitLeads(b.tenant, 1);
+      await waitForDetail(b.tenant.slug, fast, status('delivered'), 5_000);
+      // Tenant A still has most of its backlog ahead (4 at a time, 600 ms each).
+      expect(Date.now() - started).toBeLessThan(1_500);
+      expect(slow.state.max).toBeLessThanOrEqual(4);
+      await waitForRequests(a.path, backlog.length, 30_000);
+      expect(slow.state.max).toBeLessThanOrEqual(4);
+    }, 40_000);
+  });
+
+  describe('endpoint changes take effect at once', () => {
+    it('sends to a new URL and signs with a newly rotated secret on the very next attempt', async () => {
+      const { tenant, path, url } = await tenantWithPath();
+      const first = await configure(tenant.slug, url, ['lead.created']);
+      await leadEvent(tenant);
+      await waitForRequests(path, 1);
+
+      // A PUT with another URL: the next delivery goes there, not to the old one.
+      const movedPath = `${path}/moved`;
+      await configure(tenant.slug, `${url}/moved`, ['lead.created']);
+      await leadEvent(tenant);
+      const [moved] = await waitForRequests(movedPath, 1);
+      expect(requestsTo(path)).toHaveLength(1);
+      expect(moved.headers['x-service-signature']).toBe(hmac(first, moved.body));
+
+      // Two rotations in a row: the newest secret signs, the one before it is the previous.
+      const rotate = async () =>
+        (await t.http().post(`/admin/v1/tenants/${tenant.slug}/webhook/secret`).set(admin())).body
+          .secret as string;
+      const second = await rotate();
+      const third = await rotate();
+      await leadEvent(tenant);
+      const [, next] = await waitForRequests(movedPath, 2);
+      expect(next.headers['x-service-signature']).toBe(hmac(third, next.body));
+      expect(next.headers['x-service-signature-previous']).toBe(hmac(second, next.body));
     });
   });
 

@@ -4,6 +4,7 @@ import { EmbedReadModel1795260563118 } from './1795260563118-EmbedReadModel';
 import { PopupAndLinks1795261021435 } from './1795261021435-PopupAndLinks';
 import { AdminSessions1795262084132 } from './1795262084132-AdminSessions';
 import { Init1795257744951 } from './1795257744951-Init';
+import { WebhookEndpointSlots1795268917016 } from './1795268917016-WebhookEndpointSlots';
 
 /** Every migration in order; listed so the app, CLI and tests need no file globbing. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   EmbedReadModel1795260563118,
   PopupAndLinks1795261021435,
   AdminSessions1795262084132,
+  WebhookEndpointSlots1795268917016,
 ];
