@@ -104,7 +104,10 @@ export class EmbedReadLane implements FastLane {
     if (req.method !== 'GET' || !url?.startsWith(PREFIX)) return false;
     const queryAt = url.indexOf('?');
     const path = url.slice(PREFIX.length, queryAt < 0 ? undefined : queryAt).split('/');
-    const read = path.length === 2 && path[1] !== '' ? READS[path[0]] : undefined;
+    const read =
+      path.length === 2 && path[1] !== '' && Object.prototype.hasOwnProperty.call(READS, path[0])
+        ? READS[path[0]]
+        : undefined;
     const query = read && parseQuery(read, queryAt < 0 ? '' : url.slice(queryAt + 1));
     if (!read || !query) return false;
     let userId: string;

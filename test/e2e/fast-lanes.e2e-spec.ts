@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { EmbedReadLane } from '../../src/embed/embed-read.lane';
 import { createLead, registerConversion } from '../factories/money.factory';
 import { createTenant, TestTenant } from '../factories/tenants.factory';
@@ -118,6 +119,21 @@ describe('fast lanes: the embed reads', () => {
       expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
       expect(res.headers['vary']).toMatch(/Origin/);
     }
+    // Paths that only look like a read (inherited property names included) are not the lane's:
+    // handed on quietly, not by a lane that failed.
+    const warn = jest.spyOn(Logger.prototype, 'warn');
+    for (const name of ['constructor', '__proto__', 'toString', 'cabinet']) {
+      const res = await get(`/embed/v1/data/${name}/?tenant=${tenant.slug}`);
+      expect({ name, status: res.status }).toEqual({ name, status: 404 });
+    }
+    const inherited = await get(
+      `/embed/v1/data/constructor/${chain[0].memberId}?tenant=${tenant.slug}`,
+    );
+    expect(inherited.status).toBe(404);
+    expect(warn.mock.calls.filter(([, message]) => String(message).includes('fast lane'))).toEqual(
+      [],
+    );
+    warn.mockRestore();
     // The lane answered none of them (it handed on those it parsed).
     expect(served.every((done) => done === false)).toBe(true);
   });
