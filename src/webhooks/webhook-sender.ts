@@ -10,6 +10,19 @@ import { AppConfig } from '../config/app-config';
 import { isForbiddenAddress } from './ssrf';
 
 export const RESPONSE_EXCERPT_BYTES = 4096;
+/** Parsed endpoint URLs kept, at most. */
+const MAX_TARGETS = 4096;
+
+interface Target {
+  https: boolean;
+  hostname: string;
+  port: number;
+  path: string;
+  /** The Host header: host and port as the URL gives them. */
+  host: string;
+  /** The host is an IP literal in a forbidden range (refused without dialling). */
+  forbiddenLiteral: boolean;
+}
 
 export type AttemptError =
   | 'http_status'
@@ -21,6 +34,7 @@ export type AttemptError =
   | 'dns'
   | 'ssrf_blocked'
   | 'endpoint_disabled'
+  | 'internal_error'
   | 'network';
 
 export interface AttemptResult {
@@ -61,7 +75,34 @@ export class WebhookSender implements OnModuleDestroy {
     this.httpAgent.destroy();
   }
 
-  send(url: string, body: string, headers: Record<string, string>): Promise<AttemptResult> {
+  /** Parsed targets by URL (an endpoint's URL changes rarely; parsing it is not free). */
+  private readonly targets = new Map<string, Target>();
+
+  private target(url: string): Target {
+    let target = this.targets.get(url);
+    if (!target) {
+      const parsed = new URL(url);
+      const https = parsed.protocol === 'https:';
+      const hostname = parsed.hostname.replace(/^\[|\]$/g, '');
+      target = {
+        https,
+        hostname,
+        port: parsed.port ? Number(parsed.port) : https ? 443 : 80,
+        path: parsed.pathname + parsed.search,
+        host: parsed.host,
+        forbiddenLiteral: isIP(hostname) !== 0 && isForbiddenAddress(hostname),
+      };
+      if (this.targets.size >= MAX_TARGETS) this.targets.clear();
+      this.targets.set(url, target);
+    }
+    return target;
+  }
+
+  send(
+    url: string,
+    body: string | Buffer,
+    headers: Record<string, string>,
+  ): Promise<AttemptResult> {
     const started = process.hrtime.bigint();
     const elapsed = () => Math.round(Number(process.hrtime.bigint() - started) / 1e6);
     const fail = (
@@ -77,17 +118,21 @@ export class WebhookSender implements OnModuleDestroy {
         responseBody,
       }) satisfies AttemptResult;
 
-    const target = new URL(url);
-    const host = target.hostname.replace(/^\[|\]$/g, '');
-    if (this.guarded && isIP(host) && isForbiddenAddress(host))
-      return Promise.resolve(fail('ssrf_blocked'));
+    const target = this.target(url);
+    if (this.guarded && target.forbiddenLiteral) return Promise.resolve(fail('ssrf_blocked'));
+    // Headers as a flat list: Node then writes them as given (no per-header bookkeeping), so
+    // Host and Content-Length are ours to set.
+    const raw = ['Host', target.host, 'Content-Length', String(Buffer.byteLength(body))];
+    for (const name in headers) raw.push(name, headers[name]);
 
     return new Promise<AttemptResult>((resolve) => {
-      const client = target.protocol === 'https:' ? https : http;
-      const request = client.request(target, {
+      const request = (target.https ? https : http).request({
         method: 'POST',
-        headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
-        agent: target.protocol === 'https:' ? this.httpsAgent : this.httpAgent,
+        hostname: target.hostname,
+        port: target.port,
+        path: target.path,
+        headers: raw,
+        agent: target.https ? this.httpsAgent : this.httpAgent,
         lookup: this.guarded ? guardedLookup : undefined,
       });
       const timer = setTimeout(
@@ -111,7 +156,10 @@ export class WebhookSender implements OnModuleDestroy {
         response.on('end', () => {
           const status = response.statusCode ?? 0;
           // Decode only whole characters: a cut through a multi-byte one would add U+FFFD.
-          const excerpt = new StringDecoder('utf8').write(Buffer.concat(chunks));
+          // NUL cannot be stored in a Postgres text column: shown as U+FFFD instead.
+          const excerpt = new StringDecoder('utf8')
+            .write(Buffer.concat(chunks))
+            .replaceAll('\0', '\uFFFD');
           if (status >= 200 && status < 300) {
             settle({
               ok: true,

@@ -1,12 +1,18 @@
 import { createHmac } from 'node:crypto';
 
-/** Lowercase hex HMAC-SHA256 of `payload`, keyed with the secret string's UTF-8 bytes (seed 5). */
-export function hmacHex(secret: string, payload: string | Buffer): string {
-  return createHmac('sha256', Buffer.from(secret, 'utf8')).update(payload).digest('hex');
+/**
+ * Lowercase hex HMAC-SHA256 of the bytes of `parts` one after the other, keyed with the secret
+ * string's UTF-8 bytes (seed 5).
+ */
+export function hmacHex(secret: string, ...parts: (string | Buffer)[]): string {
+  const hmac = createHmac('sha256', Buffer.from(secret, 'utf8'));
+  for (const part of parts) hmac.update(part);
+  return hmac.digest('hex');
 }
 
 export interface SignedHeadersInput {
-  body: string;
+  /** The stored body: its UTF-8 bytes are what is signed and sent. */
+  body: string | Buffer;
   eventId: string;
   eventType: string;
   attempt: number;
@@ -27,7 +33,7 @@ export function deliveryHeaders(input: SignedHeadersInput): Record<string, strin
     'X-Service-Event-Type': input.eventType,
     'X-Service-Delivery-Attempt': String(input.attempt),
     'X-Service-Timestamp': String(input.timestamp),
-    'X-Service-Signature-Timestamped': hmacHex(input.secret, `${input.timestamp}.${input.body}`),
+    'X-Service-Signature-Timestamped': hmacHex(input.secret, `${input.timestamp}.`, input.body),
   };
   if (input.previousSecret) {
     headers['X-Service-Signature-Previous'] = hmacHex(input.previousSecret, input.body);
