@@ -3,229 +3,277 @@ import { TransactionHost } from '../database/transaction-host';
 import { WebhookAttemptEntity } from './webhook-attempt.entity';
 import { WebhookDeliveryEntity, type DeliveryStatus } from './webhook-delivery.entity';
 
-/**
- * What runs a statement: the current manager, or the pool directly (the batched hot path, which
- * may use `name` for a prepared statement: parsed and planned once per connection).
- */
+/** What runs a statement in the caller's transaction: its manager. */
 export interface Queryable {
-  query(sql: string, parameters: unknown[], name?: string): Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  query(sql: string, parameters: unknown[]): Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
-interface FlushRow {
-  kind: 'claimed' | 'busy' | 'settled';
-  n: number | null;
-  tenant_id: string | null;
-  event_id: string | null;
-  attempts: number | null;
-  event_type: string | null;
-  status: DeliveryStatus | null;
-  slot: number | null;
-  body: string | null;
-  url: string | null;
-  enabled: boolean | null;
-  secret_sealed: string | null;
-  previous_secret_sealed: string | null;
-  previous_secret_expires_at: Date | null;
-}
+/**
+ * Runs the engine's statement on a pool connection of its own: named, so it is parsed and planned
+ * once per connection, and answering rows as arrays (no object per row).
+ */
+export type ArrayQuery = (text: string, values: unknown[], name: string) => Promise<unknown[][]>;
 
 /** The highest WEBHOOK_ENDPOINT_CONCURRENCY: slot rows made per endpoint (migration …Slots). */
 export const ENDPOINT_SLOTS = 64;
 
-/** A claimed attempt, with what sending it needs (the endpoint as it is at the claim). */
+/** The endpoint as the statement found it (read afresh by every statement that claims for it). */
+export interface EndpointSnapshot {
+  url: string;
+  enabled: boolean;
+  secretSealed: string;
+  previousSecretSealed: string | null;
+  /** Epoch milliseconds. */
+  previousSecretExpiresAt: number | null;
+}
+
+/** A claimed attempt: the delivery's lock is held and `attempts` counts this one. */
 export interface ClaimedAttempt {
   attempt: number;
   eventType: string;
   body: string;
+  /** The delivery's status when claimed (`pending`, or for a replay `dead`/`delivered`). */
   status: DeliveryStatus;
-  /** The endpoint slot this attempt holds; released when the attempt is settled. */
-  slot: number;
-  endpoint: {
-    url: string;
-    enabled: boolean;
-    secretSealed: string;
-    previousSecretSealed: string | null;
-    previousSecretExpiresAt: Date | null;
-  } | null;
 }
 
-/** What a claim found: an attempt to make, an endpoint at its cap, or nothing to do. */
+/**
+ * What a claim found: an attempt to make; the endpoint's slots all leased by other processes
+ * (`busy`); more than this process may hold claimed for the endpoint (`limited`, ask again
+ * later); or nothing to do (delivered, in flight elsewhere, not due).
+ */
 export type ClaimOutcome =
   | { kind: 'claimed'; claim: ClaimedAttempt }
   | { kind: 'busy'; attempts: number }
+  | { kind: 'limited' }
   | { kind: 'none' };
 
 export interface SettleInput {
   tenantId: string;
   eventId: string;
   attempt: number;
-  slot: number;
-  at: Date;
+  /** Epoch milliseconds of the attempt. */
+  at: number;
   statusCode: number | null;
   durationMs: number;
   error: string | null;
   responseBody: string | null;
   replay: boolean;
   status: DeliveryStatus;
-  nextAttemptAt: Date | null;
+  /** Epoch milliseconds, or null. */
+  nextAttemptAt: number | null;
   /** Set when the attempt delivered; otherwise `delivered_at` stays as it was. */
-  deliveredAt: Date | null;
+  deliveredAt: number | null;
 }
 
-/** A claim request: one job's delivery. */
+/**
+ * This process's slots of one endpoint: keep (and lease up to) `target` of them, release the
+ * rest. `outstanding` attempts are already claimed (waiting or in flight); claims of this
+ * statement bring the total to at most `prefetch` × the slots held. `renew` extends the leases
+ * of the slots kept.
+ */
+export interface LaneLease {
+  tenantId: string;
+  target: number;
+  outstanding: number;
+  prefetch: number;
+  renew: boolean;
+}
+
+/** A claim request: one delivery of a lane that is in the same statement. */
 export interface ClaimRequest {
   tenantId: string;
   eventId: string;
   replay: boolean;
   /**
-   * If the delivery is claimable but its endpoint has no free slot, its next attempt is put off
-   * by this long (`next_attempt_at`), in the same statement: the caller defers its job by as
-   * much, and the sweeper does not mistake the deferred delivery for a lost one. 0 when the
-   * caller will claim again at once instead (nothing is written then).
+   * If the endpoint has no slot for this process, the delivery's next attempt is put off by this
+   * long (`next_attempt_at`), in the same statement, so that a sweeper does not take the deferred
+   * delivery for a lost one; the caller re-queues it with the same delay. 0 writes nothing.
    */
   deferMs: number;
+}
+
+/** A claim given back unsent (it waited too long, or the process is stopping). */
+export interface Unclaim {
+  tenantId: string;
+  eventId: string;
+  attempt: number;
+}
+
+export interface FlushInput {
+  holder: string;
+  lockMs: number;
+  endpointConcurrency: number;
+  records: SettleInput[];
+  lanes: LaneLease[];
+  claims: ClaimRequest[];
+  unclaims: Unclaim[];
+}
+
+export interface FlushOutput {
+  /** Per record: whether its delivery was settled (false: a later attempt owns it). */
+  settled: boolean[];
+  /** Per lane: the slots this process holds now, and the endpoint (null when it is gone). */
+  lanes: { held: number; endpoint: EndpointSnapshot | null }[];
+  /** Per claim request, in order. */
+  claims: ClaimOutcome[];
 }
 
 const CLAIMABLE = `(d.locked_until IS NULL OR d.locked_until < now())
        AND CASE WHEN q.replay THEN d.status IN ('dead', 'delivered')
                 ELSE d.status = 'pending' AND d.next_attempt_at <= now() + interval '1 second' END`;
-const LEASE = `now() + make_interval(secs => $17 / 1000.0)`;
+const LOCK = `now() + make_interval(secs => $14 / 1000.0)`;
 
 /**
- * The attempt rows and the settling of their deliveries, the first CTEs of FLUSH and SETTLE
- * (parameters $1–$13, one array element per attempt). A delivery is settled only if `attempts`
- * still equals the attempt's number.
+ * Attempt rows, and the settling of their deliveries ($1–$12, one array element per attempt;
+ * times as epoch milliseconds). A delivery is settled only if `attempts` still equals the
+ * attempt's number, so an attempt whose claim lapsed can never overwrite a later one. Writing the
+ * same attempt twice (a retried statement that had committed) inserts nothing the second time.
  */
 const RECORD_CTES = `r AS (
-    SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::timestamptz[],
-                         $6::int[], $7::int[], $8::text[], $9::text[], $10::boolean[], $11::text[],
-                         $12::timestamptz[], $13::timestamptz[])
-                  AS r(tenant_id, event_id, attempt, slot, at, status_code, duration_ms, error,
-                       response_body, replay, status, next_attempt_at, delivered_at)
+    SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::float8[], $5::int[], $6::int[],
+                         $7::text[], $8::text[], $9::boolean[], $10::text[], $11::float8[],
+                         $12::float8[]) WITH ORDINALITY
+                  AS r(tenant_id, event_id, attempt, at_ms, status_code, duration_ms, error,
+                       response_body, replay, status, next_attempt_ms, delivered_ms, n)
   ), attempt AS (
     INSERT INTO webhook_attempts
            (tenant_id, event_id, attempt, at, status_code, duration_ms, error, response_body, replay)
-    SELECT tenant_id, event_id, attempt, at, status_code, duration_ms, error, response_body, replay
+    SELECT tenant_id, event_id, attempt, to_timestamp(at_ms / 1000), status_code, duration_ms,
+           error, response_body, replay
       FROM r
+    ON CONFLICT DO NOTHING
   ), settled AS (
     UPDATE webhook_deliveries d
-       SET status = r.status, next_attempt_at = r.next_attempt_at,
-           delivered_at = COALESCE(r.delivered_at, d.delivered_at),
+       SET status = r.status, next_attempt_at = to_timestamp(r.next_attempt_ms / 1000),
+           delivered_at = COALESCE(to_timestamp(r.delivered_ms / 1000), d.delivered_at),
            last_status_code = r.status_code, last_error = r.error, locked_until = NULL,
            updated_at = now()
       FROM r
      WHERE d.tenant_id = r.tenant_id AND d.event_id = r.event_id AND d.attempts = r.attempt
-    RETURNING d.tenant_id, d.event_id
+    RETURNING r.n
   )`;
 
 /**
- * The engine's hot path in one statement (one round trip, one commit): record the attempts that
- * finished and settle their deliveries (as SETTLE below), then claim the requested deliveries.
+ * The engine's one statement (one round trip, one commit), in four parts that touch distinct rows
+ * (the caller sees to that):
  *
- * A claim takes a due (or, for a replay, settled) unlocked delivery together with a slot of its
- * endpoint, at most `cap` (= WEBHOOK_ENDPOINT_CONCURRENCY) slots per endpoint being leased at
- * any time: first the slots the records of this statement give back (still leased by their
- * attempt, locked FOR UPDATE), then free ones (`slot < cap`, no lease or a lapsed one; FOR UPDATE
- * SKIP LOCKED, so concurrent statements never share a slot and never take more slots than they
- * have deliveries to claim). Each slot row is written once: leased to its new attempt, or
- * released. The claim returns the stored body and the endpoint as it is now. A claimable delivery
- * left without a slot is reported "busy" with its attempt count, and (unless the request's
- * `defer_ms` is 0, or it is a replay) its `next_attempt_at` is put off by `defer_ms`, the delay
- * of the job that will claim it again, so the sweeper does not take it for a lost delivery while
- * it waits; anything else is not returned at all (nothing to do). The caller never names in one
- * statement a delivery it also settles.
+ * 1. Records: as RECORD_CTES.
+ * 2. Unclaims ($25–$27): claims given back unsent; `attempts` steps back, the lock goes.
+ * 3. Leases ($16–$20, one element per lane): this process (`holder` $13) keeps at most `target`
+ *    of its live slot leases, renewing them when asked, releases the others, and leases free or
+ *    lapsed slots (`slot < cap` $15, FOR UPDATE SKIP LOCKED, so concurrent statements never take
+ *    the same one) up to `target`. An endpoint never has more than `cap` slots leased in all.
+ * 4. Claims ($21–$24): a due (or, for a replay, settled) unlocked delivery is claimed (`attempts
+ *    + 1`, locked for `lockMs` $14) if its lane holds a slot and the lane's claimed attempts stay
+ *    within the lane's `prefetch` × its slots; over that it is `limited`; with no slot it is `busy`,
+ *    and its `next_attempt_at` moves by `defer_ms`.
+ *
+ * Rows: one per settled record, per lane (slots held, and the endpoint as it is now) and per
+ * claim answered (the stored body for a claimed one); a claim not answered has nothing to do.
  */
 const FLUSH = `
-  WITH ${RECORD_CTES}, freed AS (
-    SELECT s.tenant_id, s.slot FROM webhook_endpoint_slots s
-      JOIN r ON s.tenant_id = r.tenant_id AND s.slot = r.slot AND s.event_id = r.event_id
-            AND s.attempt = r.attempt
-       FOR UPDATE OF s
+  WITH ${RECORD_CTES}, unclaimed AS (
+    UPDATE webhook_deliveries d
+       SET attempts = d.attempts - 1, locked_until = NULL, updated_at = now()
+      FROM unnest($25::text[], $26::text[], $27::int[]) AS u(tenant_id, event_id, attempt)
+     WHERE d.tenant_id = u.tenant_id AND d.event_id = u.event_id AND d.attempts = u.attempt
+       AND d.locked_until > now()
+  ), l AS (
+    SELECT * FROM unnest($16::text[], $17::int[], $18::int[], $19::int[], $20::boolean[])
+                  WITH ORDINALITY AS l(tenant_id, target, outstanding, prefetch, renew, n)
+  ), mine AS (
+    SELECT m.tenant_id, m.slot, row_number() OVER (PARTITION BY m.tenant_id ORDER BY m.slot) AS k
+      FROM (SELECT s.tenant_id, s.slot FROM webhook_endpoint_slots s JOIN l ON l.tenant_id = s.tenant_id
+             WHERE s.holder = $13 AND s.locked_until > now() AND s.slot < $15
+               FOR UPDATE OF s SKIP LOCKED) m
+  ), free AS (
+    SELECT l.tenant_id, f.slot
+      FROM l CROSS JOIN LATERAL (
+        SELECT s.slot FROM webhook_endpoint_slots s
+         WHERE s.tenant_id = l.tenant_id AND s.slot < $15
+           AND (s.locked_until IS NULL OR s.locked_until <= now())
+         ORDER BY s.slot
+         LIMIT greatest(l.target - (SELECT count(*) FROM mine WHERE mine.tenant_id = l.tenant_id), 0)
+           FOR UPDATE SKIP LOCKED) f
+  ), change AS (
+    SELECT m.tenant_id, m.slot, m.k <= l.target AS keep
+      FROM mine m JOIN l ON l.tenant_id = m.tenant_id
+     WHERE l.renew OR m.k > l.target
+    UNION ALL
+    SELECT tenant_id, slot, true FROM free
+  ), leased AS (
+    UPDATE webhook_endpoint_slots s
+       SET holder = CASE WHEN c.keep THEN $13 END,
+           locked_until = CASE WHEN c.keep THEN ${LOCK} END
+      FROM change c
+     WHERE s.tenant_id = c.tenant_id AND s.slot = c.slot
+  ), held AS (
+    SELECT l.n, l.tenant_id, l.outstanding, l.prefetch,
+           (SELECT count(*) FROM mine m WHERE m.tenant_id = l.tenant_id AND m.k <= l.target)
+         + (SELECT count(*) FROM free f WHERE f.tenant_id = l.tenant_id) AS slots
+      FROM l
   ), q AS (
-    SELECT * FROM unnest($14::text[], $15::text[], $16::boolean[], $19::int[]) WITH ORDINALITY
+    SELECT * FROM unnest($21::text[], $22::text[], $23::boolean[], $24::int[]) WITH ORDINALITY
                   AS q(tenant_id, event_id, replay, defer_ms, n)
   ), due AS (
-    SELECT q.n, q.tenant_id, q.event_id, d.attempts,
-           row_number() OVER (PARTITION BY q.tenant_id ORDER BY q.n) AS k
+    SELECT q.n, q.tenant_id, q.event_id, q.replay, q.defer_ms, d.attempts, h.slots,
+           row_number() OVER (PARTITION BY q.tenant_id ORDER BY q.n) + h.outstanding
+             <= h.prefetch * h.slots AS within
       FROM q JOIN webhook_deliveries d ON d.tenant_id = q.tenant_id AND d.event_id = q.event_id
+      JOIN held h ON h.tenant_id = q.tenant_id
      WHERE ${CLAIMABLE}
-  ), wanted AS (
-    SELECT due.tenant_id,
-           count(*) - (SELECT count(*) FROM freed f WHERE f.tenant_id = due.tenant_id AND f.slot < $18)
-             AS n
-      FROM due GROUP BY due.tenant_id
-  ), free AS (
-    SELECT w.tenant_id, s.slot
-      FROM wanted w CROSS JOIN LATERAL (
-        SELECT s.slot FROM webhook_endpoint_slots s
-         WHERE s.tenant_id = w.tenant_id AND s.slot < $18
-           AND (s.locked_until IS NULL OR s.locked_until < now())
-           AND NOT EXISTS (SELECT 1 FROM r WHERE r.tenant_id = s.tenant_id AND r.slot = s.slot)
-         ORDER BY s.slot LIMIT greatest(w.n, 0)
-           FOR UPDATE SKIP LOCKED) s
-  ), slots AS (
-    SELECT tenant_id, slot, row_number() OVER (PARTITION BY tenant_id ORDER BY slot) AS k
-      FROM (SELECT tenant_id, slot FROM freed WHERE slot < $18
-            UNION ALL SELECT tenant_id, slot FROM free) x
-  ), pick AS (
-    SELECT due.n, due.tenant_id, due.event_id, slots.slot
-      FROM due JOIN slots ON slots.tenant_id = due.tenant_id AND slots.k = due.k
   ), claimed AS (
     UPDATE webhook_deliveries d
-       SET attempts = d.attempts + 1, locked_until = ${LEASE}, updated_at = now()
-      FROM pick p JOIN q ON q.n = p.n
-     WHERE d.tenant_id = p.tenant_id AND d.event_id = p.event_id AND ${CLAIMABLE}
-    RETURNING p.n, p.slot, d.tenant_id, d.event_id, d.attempts, d.event_type, d.status
-  ), leases AS (
-    UPDATE webhook_endpoint_slots s
-       SET event_id = c.event_id, attempt = c.attempts,
-           locked_until = CASE WHEN c.event_id IS NULL THEN NULL ELSE ${LEASE} END
-      FROM (SELECT tenant_id, slot FROM freed UNION SELECT tenant_id, slot FROM claimed) u
-      LEFT JOIN claimed c ON c.tenant_id = u.tenant_id AND c.slot = u.slot
-     WHERE s.tenant_id = u.tenant_id AND s.slot = u.slot
+       SET attempts = d.attempts + 1, locked_until = ${LOCK}, updated_at = now()
+      FROM due q
+     WHERE d.tenant_id = q.tenant_id AND d.event_id = q.event_id AND q.slots > 0 AND q.within
+       AND ${CLAIMABLE}
+    RETURNING q.n, d.attempts, d.event_type, d.status
   ), deferred AS (
     UPDATE webhook_deliveries d
        SET next_attempt_at = now() + make_interval(secs => q.defer_ms / 1000.0), updated_at = now()
-      FROM due JOIN q ON q.n = due.n
-     WHERE d.tenant_id = due.tenant_id AND d.event_id = due.event_id
-       AND q.defer_ms > 0 AND NOT q.replay AND NOT EXISTS (SELECT 1 FROM pick WHERE pick.n = due.n)
-       AND ${CLAIMABLE}
+      FROM due q
+     WHERE d.tenant_id = q.tenant_id AND d.event_id = q.event_id AND q.slots = 0
+       AND q.defer_ms > 0 AND NOT q.replay AND ${CLAIMABLE}
   )
-  SELECT 'claimed' AS kind, c.n::int, c.attempts, c.event_type, c.status, c.slot, e.body,
-         w.url, w.enabled, w.secret_sealed, w.previous_secret_sealed, w.previous_secret_expires_at,
-         NULL AS tenant_id, NULL AS event_id
-    FROM claimed c
-    JOIN events e ON e.tenant_id = c.tenant_id AND e.id = c.event_id
-    LEFT JOIN webhook_endpoints w ON w.tenant_id = c.tenant_id
+  SELECT 'c' AS kind, c.n::int, c.attempts, c.event_type, c.status, e.body,
+         NULL::text AS url, NULL::boolean AS enabled, NULL::text AS secret_sealed,
+         NULL::text AS previous_secret_sealed, NULL::float8 AS previous_secret_expires_ms
+    FROM claimed c JOIN q ON q.n = c.n
+    JOIN events e ON e.tenant_id = q.tenant_id AND e.id = q.event_id
   UNION ALL
-  SELECT 'busy', due.n::int, due.attempts, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-         NULL, NULL
-    FROM due WHERE NOT EXISTS (SELECT 1 FROM pick WHERE pick.n = due.n)
+  SELECT CASE WHEN due.slots = 0 THEN 'b' ELSE 'l' END, due.n::int, due.attempts, NULL, NULL,
+         NULL, NULL, NULL, NULL, NULL, NULL
+    FROM due WHERE due.slots = 0 OR NOT due.within
   UNION ALL
-  SELECT 'settled', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-         tenant_id, event_id
-    FROM settled`;
+  SELECT 'h', h.n::int, h.slots::int, NULL, NULL, NULL, w.url, w.enabled, w.secret_sealed,
+         w.previous_secret_sealed, extract(epoch FROM w.previous_secret_expires_at)::float8 * 1000
+    FROM held h LEFT JOIN webhook_endpoints w ON w.tenant_id = h.tenant_id
+  UNION ALL
+  SELECT 's', n::int, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM settled`;
+
+/** Records attempts and settles their deliveries (as part of the caller's transaction). */
+const SETTLE = `WITH ${RECORD_CTES} SELECT n::int FROM settled`;
+
+type FlushRow = [
+  kind: 'c' | 'b' | 'l' | 'h' | 's',
+  n: number,
+  count: number | null,
+  eventType: string | null,
+  status: DeliveryStatus | null,
+  body: string | null,
+  url: string | null,
+  enabled: boolean | null,
+  secretSealed: string | null,
+  previousSecretSealed: string | null,
+  previousSecretExpiresMs: number | null,
+];
 
 /**
- * Records attempts and settles their deliveries, any number in one statement. A delivery is only
- * settled if it still belongs to the attempt (`attempts` unchanged since the claim), so an attempt
- * whose lock lapsed can never overwrite a later one; the slot lease is released if it is still
- * the attempt's. Returns the deliveries settled.
- */
-const SETTLE = `
-  WITH ${RECORD_CTES}, released AS (
-    UPDATE webhook_endpoint_slots s
-       SET event_id = NULL, attempt = NULL, locked_until = NULL
-      FROM r
-     WHERE s.tenant_id = r.tenant_id AND s.slot = r.slot AND s.event_id = r.event_id
-       AND s.attempt = r.attempt
-  )
-  SELECT tenant_id, event_id FROM settled`;
-
-/**
- * Deliveries and their attempts. An attempt is claimed by one statement that leases an endpoint
- * slot and sets a delivery lock lasting longer than the HTTP timeout, so no two workers ever send
- * the same delivery at once, an endpoint never has more than its cap in flight, and a delivery
- * already `delivered` is never sent again by a stale job. The hot path is constant raw SQL.
+ * Deliveries and their attempts. An attempt is claimed by a statement that sets a delivery lock
+ * lasting longer than the HTTP timeout, so no two workers ever send the same delivery at once and
+ * a delivery already `delivered` is never sent again by a stale job; an endpoint's attempts in
+ * flight are bounded by the slots leased to processes. The hot path is one constant statement.
  */
 @Injectable()
 export class WebhookDeliveriesRepository {
@@ -274,40 +322,75 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * Records finished attempts and claims new ones, in one statement (FLUSH): per settle input
-   * whether its delivery was settled, per claim request its outcome, in order. The requests must
-   * name distinct deliveries, none of which is settled by the same call.
+   * Records, unclaims, leases and claims in one statement (FLUSH), run by `run` outside any
+   * caller's transaction. Claims must belong to lanes of the same call, and no delivery may
+   * appear twice across records, unclaims and claims.
    */
-  async flush(
-    settles: SettleInput[],
-    claims: ClaimRequest[],
-    lockMs: number,
-    endpointConcurrency: number,
-    on: Queryable,
-  ): Promise<{ settled: boolean[]; outcomes: ClaimOutcome[] }> {
-    const rows: FlushRow[] = await on.query(
+  async flush(input: FlushInput, run: ArrayQuery): Promise<FlushOutput> {
+    const { records, lanes, claims, unclaims } = input;
+    const rows = (await run(
       FLUSH,
       [
-        ...settleParameters(settles),
-        claims.map((r) => r.tenantId),
-        claims.map((r) => r.eventId),
-        claims.map((r) => r.replay),
-        lockMs,
-        Math.min(endpointConcurrency, ENDPOINT_SLOTS),
-        claims.map((r) => r.deferMs),
+        ...settleParameters(records),
+        input.holder,
+        input.lockMs,
+        Math.min(input.endpointConcurrency, ENDPOINT_SLOTS),
+        lanes.map((l) => l.tenantId),
+        lanes.map((l) => l.target),
+        lanes.map((l) => l.outstanding),
+        lanes.map((l) => l.prefetch),
+        lanes.map((l) => l.renew),
+        claims.map((c) => c.tenantId),
+        claims.map((c) => c.eventId),
+        claims.map((c) => c.replay),
+        claims.map((c) => c.deferMs),
+        unclaims.map((u) => u.tenantId),
+        unclaims.map((u) => u.eventId),
+        unclaims.map((u) => u.attempt),
       ],
-      'webhook_flush_v2',
-    );
-    const outcomes: ClaimOutcome[] = claims.map(() => ({ kind: 'none' }));
-    const settledKeys = new Set<string>();
-    for (const row of rows) {
-      if (row.kind === 'settled') settledKeys.add(`${row.tenant_id}\n${row.event_id}`);
-      else outcomes[row.n! - 1] = toOutcome(row);
-    }
-    return {
-      settled: settles.map((i) => settledKeys.has(`${i.tenantId}\n${i.eventId}`)),
-      outcomes,
+      'webhook_flush_v4',
+    )) as FlushRow[];
+    const output: FlushOutput = {
+      settled: records.map(() => false),
+      lanes: lanes.map(() => ({ held: 0, endpoint: null })),
+      claims: claims.map(() => ({ kind: 'none' })),
     };
+    for (const row of rows) {
+      const i = row[1] - 1;
+      switch (row[0]) {
+        case 's':
+          output.settled[i] = true;
+          break;
+        case 'h':
+          output.lanes[i] = {
+            held: row[2]!,
+            endpoint:
+              row[6] === null
+                ? null
+                : {
+                    url: row[6],
+                    enabled: row[7]!,
+                    secretSealed: row[8]!,
+                    previousSecretSealed: row[9],
+                    previousSecretExpiresAt: row[10],
+                  },
+          };
+          break;
+        case 'c':
+          output.claims[i] = {
+            kind: 'claimed',
+            claim: { attempt: row[2]!, eventType: row[3]!, status: row[4]!, body: row[5]! },
+          };
+          break;
+        case 'b':
+          output.claims[i] = { kind: 'busy', attempts: row[2]! };
+          break;
+        case 'l':
+          output.claims[i] = { kind: 'limited' };
+          break;
+      }
+    }
+    return output;
   }
 
   /**
@@ -319,12 +402,20 @@ export class WebhookDeliveriesRepository {
     inputs: SettleInput[],
     manager: Queryable = this.tx.manager,
   ): Promise<boolean[]> {
-    const rows: { tenant_id: string; event_id: string }[] = await manager.query(
-      SETTLE,
-      settleParameters(inputs),
+    const rows: { n: number }[] = await manager.query(SETTLE, settleParameters(inputs));
+    const settled = inputs.map(() => false);
+    for (const row of rows) settled[row.n - 1] = true;
+    return settled;
+  }
+
+  /** Pending deliveries: due now (or overdue), and scheduled for a later retry (all tenants). */
+  async pendingCounts(): Promise<{ due: number; scheduled: number }> {
+    const [row]: { due: number; scheduled: number }[] = await this.tx.manager.query(
+      `SELECT count(*) FILTER (WHERE next_attempt_at <= now())::int AS due,
+              count(*) FILTER (WHERE next_attempt_at > now())::int AS scheduled
+         FROM webhook_deliveries WHERE status = 'pending'`,
     );
-    const settled = new Set(rows.map((r) => `${r.tenant_id}\n${r.event_id}`));
-    return inputs.map((i) => settled.has(`${i.tenantId}\n${i.eventId}`));
+    return row;
   }
 
   /** Slot rows for a new endpoint (inside the transaction that creates it). */
@@ -338,8 +429,8 @@ export class WebhookDeliveriesRepository {
 
   /**
    * Pending deliveries overdue by `graceMs` and not in flight: what Redis or a crash lost. An
-   * endpoint with all `endpointConcurrency` slots leased is still working through its backlog
-   * (the deliveries of a group job wait for its slots unclaimed): its deliveries are left for a
+   * endpoint with all `endpointConcurrency` slots leased is being worked on (its process has the
+   * rest of its backlog in hand, or defers what it cannot take): its deliveries are left for a
    * later sweep, when a slot is free (leases lapse, so one always will be).
    */
   async overdue(
@@ -368,7 +459,6 @@ function settleParameters(inputs: SettleInput[]): unknown[] {
     inputs.map((i) => i.tenantId),
     inputs.map((i) => i.eventId),
     inputs.map((i) => i.attempt),
-    inputs.map((i) => i.slot),
     inputs.map((i) => i.at),
     inputs.map((i) => i.statusCode),
     inputs.map((i) => i.durationMs),
@@ -379,28 +469,4 @@ function settleParameters(inputs: SettleInput[]): unknown[] {
     inputs.map((i) => i.nextAttemptAt),
     inputs.map((i) => i.deliveredAt),
   ];
-}
-
-function toOutcome(row: FlushRow): ClaimOutcome {
-  if (row.kind === 'busy') return { kind: 'busy', attempts: row.attempts! };
-  return {
-    kind: 'claimed',
-    claim: {
-      attempt: row.attempts!,
-      eventType: row.event_type!,
-      body: row.body!,
-      status: row.status!,
-      slot: row.slot!,
-      endpoint:
-        row.url === null
-          ? null
-          : {
-              url: row.url,
-              enabled: row.enabled!,
-              secretSealed: row.secret_sealed!,
-              previousSecretSealed: row.previous_secret_sealed,
-              previousSecretExpiresAt: row.previous_secret_expires_at,
-            },
-    },
-  };
 }

@@ -1,68 +1,155 @@
 import { InjectQueue } from '@nestjs/bull';
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type { JobOptions, Queue } from 'bull';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Pool } from 'pg';
+import { DataSource } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { AppConfig } from '../config/app-config';
 import { TransactionHost } from '../database/transaction-host';
 import { TEST_EVENT_TYPE } from '../events/event-types';
-import type { Pool } from 'pg';
-import { DataSource } from 'typeorm';
-import { Batcher, Semaphore } from './concurrency';
 import {
+  EndpointLane,
+  type LaneBatch,
+  type LaneItem,
+  type ReadyAttempt,
+  type RecordEntry,
+} from './endpoint-lane';
+import { OpenedSecrets } from './opened-secrets';
+import {
+  type ArrayQuery,
   type ClaimedAttempt,
-  type ClaimOutcome,
-  type ClaimRequest,
-  type Queryable,
+  type FlushInput,
   type SettleInput,
   WebhookDeliveriesRepository,
 } from './webhook-deliveries.repository';
 import type { DeliveryStatus } from './webhook-delivery.entity';
-import { type AttemptResult, WebhookSender } from './webhook-sender';
+import { type AttemptError, type AttemptResult, WebhookSender } from './webhook-sender';
 import { deliveryHeaders } from './webhook-signature';
-import { attemptDuration, deliveriesTotal } from './webhook.metrics';
+import {
+  attemptDuration,
+  deliveriesTotal,
+  type QueueDepth,
+  reportQueueDepth,
+} from './webhook.metrics';
 import {
   DELIVER_JOB,
   type DeliverJob,
+  deferredJobId,
   deliverJobId,
   GROUP_SIZE,
   groupJobId,
   WEBHOOKS_QUEUE,
 } from './webhook.queue';
-import { OpenedSecrets } from './opened-secrets';
 
 /**
- * The lock an attempt holds: twice the HTTP timeout and a second, so a slow receiver is never sent
- * the same delivery twice at once, while a crashed worker's claim lapses soon after.
+ * The lock of a claimed attempt, and the lease of a slot: twice the HTTP timeout and a second, so
+ * a claimed attempt can wait for its slot and still end before its lock does, and a crashed
+ * process's claims and slots come free soon after.
  */
-function attemptLockMs(timeoutMs: number): number {
+export function attemptLockMs(timeoutMs: number): number {
   return 2 * timeoutMs + 1000;
 }
-/** A busy endpoint's job comes back after about this long, without counting an attempt. */
+/** Claimed attempts per slot held, at most (a lane uses fewer for a slow endpoint). */
+const MAX_PREFETCH = 16;
+/** Statements in flight at once per process (each on a pool connection of its own). */
+const STATEMENTS_RUNNING = 1;
+/** A claimed attempt is sent only if it can end this long before its lock does. */
+const LOCK_MARGIN_MS = 500;
+/** A busy endpoint's delivery comes back after about this long, without counting an attempt. */
 const BUSY_RETRY_MS = 1_000;
+/** Deferred jobs come back after at most this long. */
+const MAX_DEFER_MS = 60_000;
+/**
+ * A lane accepts at least this many deliveries, and as many as it answers in ACCEPT_SECONDS at
+ * its current rate; beyond that a job waits for room or is deferred (see admit()).
+ */
+const MIN_BACKLOG = 4096;
+const ACCEPT_SECONDS = 2;
+const MAX_ADMIT_WAIT_MS = 1000;
 const SWEEP_BATCH = 500;
 /** Jobs per MULTI when a transaction committed many deliveries at once. */
 const ENQUEUE_BATCH = 500;
-/** Records and claims written together in one statement, at most. */
-const STATEMENT_BATCH = 128;
-/**
- * Batch statements in flight at once per process: while one waits for its commit, the next is
- * already on its way (a claim never waits for more than one commit ahead of it).
- */
-const STATEMENTS_RUNNING = 2;
-/** Claims again (after this process's own records of the endpoint) before deferring as busy. */
-const BUSY_RECLAIMS = 3;
-/** Attempts answered but not yet recorded before a worker slot waits for its own record. */
-const RECORDING_BACKLOG = 256;
+
+/** A metrics reading waits this long for PostgreSQL and Redis. */
+const METRICS_READ_MS = 1000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `promise`'s value, or `fallback` if it fails or takes longer than `ms`. */
+function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise.catch(() => fallback),
+    new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback), ms))),
+  ]).finally(() => clearTimeout(timer));
+}
+
+type BulkJob = { name: string; data: DeliverJob; opts: JobOptions };
+
+/** A job for an attempt put off because its endpoint had no slot for this process. */
+const busyJob = (tenantId: string, eventId: string, attempt: number, delayMs: number): BulkJob => ({
+  name: DELIVER_JOB,
+  data: { tenantId, eventId },
+  opts: {
+    jobId: `${deliverJobId(eventId, attempt)}:busy${Date.now()}`,
+    delay: delayMs,
+    removeOnComplete: true,
+    removeOnFail: true,
+  },
+});
+
+/** An attempt that failed before anything was sent. */
+const failed = (error: AttemptError): AttemptResult => ({
+  ok: false,
+  statusCode: null,
+  durationMs: 0,
+  error,
+  responseBody: null,
+});
 
 /**
- * One attempt of one delivery: claim it in Postgres with one statement (at most one in flight per
- * delivery, at most WEBHOOK_ENDPOINT_CONCURRENCY per endpoint, via a leased endpoint slot), send
- * the stored bytes, then record the attempt and decide what comes next (delivered, a retry on the
- * schedule, or dead with an audit-log entry) in one more statement.
+ * A statement that failed for a reason that passes (the connection, a deadlock between workers
+ * claiming the same deliveries, resources, a restart): written again until it succeeds. Anything
+ * else is in the data and would fail again.
+ */
+function isTransient(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) return true;
+  return ['08', '40', '53', '57', '58'].includes(code.slice(0, 2));
+}
+
+/**
+ * The delivery engine of one process. Jobs hand deliveries to the endpoint's lane
+ * (endpoint-lane.ts); the engine runs one statement at a time per lane (two in all) that records
+ * answered attempts, leases the endpoint's slots for this process and claims the next attempts,
+ * and starts a request whenever a lane has a claimed attempt, a free slot and a process permit
+ * (WEBHOOK_CONCURRENCY). Each answer is recorded with what follows it: delivered, a retry on the
+ * schedule (a delayed job), or dead with an audit-log entry.
  */
 @Injectable()
-export class WebhookDeliveryService {
+export class WebhookDeliveryService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(WebhookDeliveryService.name);
+  /** Names this process's slot leases. */
+  private readonly holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  private readonly lockMs: number;
+  private readonly run: ArrayQuery;
+  private readonly lanes = new Map<string, EndpointLane>();
+  /** Lanes with something to write. */
+  private readonly dirty = new Set<EndpointLane>();
+  private running = 0;
+  private scheduled = false;
+  /** Statements failed in a row (transient failures), for the back-off. */
+  private failures = 0;
+  /** Process permits free, and lanes waiting for one (in order). */
+  private permits: number;
+  private readonly waitingForPermit = new Set<EndpointLane>();
+  /** Per lane with jobs waiting for room in it: what wakes them. */
+  private readonly rooms = new Map<EndpointLane, { promise: Promise<void>; resolve: () => void }>();
+  private readonly renewTimer: NodeJS.Timeout;
+  private closing = false;
+  private stopReporting?: () => void;
 
   constructor(
     private readonly tx: TransactionHost,
@@ -75,84 +162,40 @@ export class WebhookDeliveryService {
     dataSource: DataSource,
   ) {
     const pg = (dataSource.driver as unknown as { master: Pool }).master;
-    const lockMs = attemptLockMs(config.webhook.timeoutMs);
-    const pool: Queryable = {
-      query: (text, values, name) => pg.query({ text, values, name }).then((r) => r.rows),
-    };
-    this.statements = new Batcher(
-      async (ops) => {
-        const settles = ops.flatMap((op) => (op.kind === 'settle' ? [op.input] : []));
-        const settling = new Set(settles.map((i) => `${i.tenantId}\n${i.eventId}`));
-        const key = (r: ClaimRequest) => `${r.tenantId}\n${r.eventId}\n${r.replay}`;
-        const index = new Map<string, number>();
-        const claims: ClaimRequest[] = [];
-        for (const op of ops) {
-          const r = op.kind === 'claim' ? op.request : undefined;
-          if (!r || index.has(key(r)) || settling.has(`${r.tenantId}\n${r.eventId}`)) continue;
-          index.set(key(r), claims.length);
-          claims.push(r);
-        }
-        const { settled, outcomes } = await deliveries.flush(
-          settles,
-          claims,
-          lockMs,
-          config.webhook.endpointConcurrency,
-          pool,
-        );
-        let s = 0;
-        const answered = new Set<string>();
-        return ops.map((op): boolean | ClaimOutcome | 'again' => {
-          if (op.kind === 'settle') return settled[s++];
-          const k = key(op.request);
-          // A delivery this batch also settles is claimed in the next one (never both at once).
-          if (!index.has(k)) return 'again';
-          // A duplicate of a request earlier in this batch (duplicate jobs) has nothing to do.
-          if (answered.has(k)) return { kind: 'none' };
-          answered.add(k);
-          return outcomes[index.get(k)!];
-        });
-      },
-      STATEMENT_BATCH,
-      STATEMENTS_RUNNING,
-    );
-    this.permits = new Semaphore(config.webhook.concurrency);
+    this.run = (text, values, name) =>
+      pg.query<unknown[]>({ text, values, name, rowMode: 'array' }).then((r) => r.rows);
+    this.lockMs = attemptLockMs(config.webhook.timeoutMs);
+    this.permits = config.webhook.concurrency;
+    // Lanes whose every request is slow write nothing for a while: renew their leases anyway.
+    this.renewTimer = setInterval(() => {
+      for (const lane of this.lanes.values()) if (lane.held) this.touch(lane);
+    }, this.lockMs / 6);
+    this.renewTimer.unref();
   }
 
-  /**
-   * The hot statements, batched: attempt records that finished and claims of attempts starting
-   * at about the same time go to Postgres together, the records first, in one transaction (one
-   * commit). A batch runs on a pool connection of its own, never in a caller's transaction (the
-   * async context of whichever attempt started it must not decide where the others are written).
-   */
-  private readonly statements: Batcher<
-    { kind: 'claim'; request: ClaimRequest } | { kind: 'settle'; input: SettleInput },
-    boolean | ClaimOutcome | 'again'
-  >;
-
-  /** Attempts in flight in this process (worker jobs), whatever the jobs that carry them. */
-  private readonly permits: Semaphore;
-
-  /** Records still being written (attempts made with `awaitRecord: false`). */
-  private readonly recording = new Set<Promise<void>>();
-
-  /** Per tenant, records being written by the batcher (their slots are still leased). */
-  private readonly unsettled = new Map<string, Set<Promise<unknown>>>();
-
-  private async track<T>(tenantId: string, promise: Promise<T>): Promise<T> {
-    let set = this.unsettled.get(tenantId);
-    if (!set) this.unsettled.set(tenantId, (set = new Set()));
-    set.add(promise);
-    try {
-      return await promise;
-    } finally {
-      set.delete(promise);
-      if (!set.size) this.unsettled.delete(tenantId);
-    }
+  onModuleInit(): void {
+    this.stopReporting = reportQueueDepth(() => this.queueDepth());
   }
 
-  /** Waits for every attempt record still being written (before shutdown). */
-  async drain(): Promise<void> {
-    while (this.recording.size) await Promise.allSettled([...this.recording]);
+  onModuleDestroy(): void {
+    clearInterval(this.renewTimer);
+    this.stopReporting?.();
+  }
+
+  /** For the metrics: what waits where (unknown figures are NaN while a store does not answer). */
+  private async queueDepth(): Promise<QueueDepth> {
+    // Bull queues commands while Redis is away rather than failing them: bound the wait.
+    const [pending, jobs] = await Promise.all([
+      within(this.deliveries.pendingCounts(), METRICS_READ_MS, { due: NaN, scheduled: NaN }),
+      within<{ waiting: number; active: number; delayed: number }>(
+        this.queue.getJobCounts(),
+        METRICS_READ_MS,
+        { waiting: NaN, active: NaN, delayed: NaN },
+      ),
+    ]);
+    let inLanes = 0;
+    for (const lane of this.lanes.values()) inLanes += lane.backlog;
+    return { ...pending, jobs, inLanes };
   }
 
   /** Hands an attempt to Bull; the job id is deterministic per attempt, so duplicates collapse. */
@@ -171,7 +214,7 @@ export class WebhookDeliveryService {
    */
   async enqueueFirstAttempts(tenantId: string, eventIds: string[]): Promise<void> {
     if (eventIds.length === 1) return this.enqueue({ tenantId, eventId: eventIds[0] }, 1, 0);
-    const jobs: { name: string; data: DeliverJob; opts: JobOptions }[] = [];
+    const jobs: BulkJob[] = [];
     for (let i = 0; i < eventIds.length; i += GROUP_SIZE) {
       const group = eventIds.slice(i, i + GROUP_SIZE);
       jobs.push({
@@ -193,129 +236,331 @@ export class WebhookDeliveryService {
   }
 
   /**
-   * A worker's job: one attempt, or the first attempts of a group, each holding one of the
-   * process's WEBHOOK_CONCURRENCY attempt permits while it is claimed and sent. A group sends at
-   * most WEBHOOK_ENDPOINT_CONCURRENCY of its deliveries at once (they share one endpoint).
+   * A worker's job: its deliveries go to the endpoint's lane, and the job is done once they are
+   * there. What a lane holds lives in this process only; if it dies, Postgres still has every
+   * delivery pending and the sweeper of another worker queues them again.
    */
-  async runJob(job: DeliverJob, awaitRecord: boolean): Promise<void> {
-    const one = (eventId: string) =>
-      this.permits.with(() =>
-        this.attempt({ tenantId: job.tenantId, eventId, replay: job.replay }, { awaitRecord }),
-      );
-    if (!job.eventIds?.length) {
-      await one(job.eventId);
-      return;
-    }
-    const ids = job.eventIds;
-    const { concurrency, endpointConcurrency } = this.config.webhook;
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: Math.min(ids.length, concurrency, endpointConcurrency) }, async () => {
-        while (next < ids.length) await one(ids[next++]);
-      }),
+  async runJob(job: DeliverJob): Promise<void> {
+    const ids = job.eventIds?.length ? job.eventIds : [job.eventId];
+    await this.admit(
+      job,
+      ids.map((eventId) => ({ eventId, replay: job.replay ?? false })),
     );
   }
 
   /**
-   * Runs one attempt if the delivery is due and free; returns its result, or undefined when there
-   * was nothing to do (delivered already, in flight elsewhere, not due, or deferred as busy).
+   * One attempt now, in this process (the API's test event): its result once recorded, or
+   * undefined if there was nothing to send or the endpoint was busy (then a worker sends it).
    */
-  async attempt(
-    job: DeliverJob,
-    options: { awaitRecord?: boolean } = {},
-  ): Promise<AttemptResult | undefined> {
-    const replay = job.replay ?? false;
-    const deferMs = BUSY_RETRY_MS + Math.floor(Math.random() * BUSY_RETRY_MS);
-    let outcome: ClaimOutcome;
-    for (let tries = 0; ;) {
-      // The endpoint's slots may be held by attempts this process has answered whose records are
-      // still being written: if it is busy, wait for those and claim again rather than defer the
-      // job. Only the last claim defers (puts off `next_attempt_at` by the job's delay).
-      const reclaim = !!this.unsettled.get(job.tenantId)?.size && tries < BUSY_RECLAIMS;
-      const request = {
-        tenantId: job.tenantId,
-        eventId: job.eventId,
-        replay,
-        deferMs: reclaim ? 0 : deferMs,
-      };
-      const answer = await this.statements.submit({ kind: 'claim', request });
-      if (answer === 'again') continue;
-      outcome = answer as ClaimOutcome;
-      if (outcome.kind !== 'busy' || !reclaim) break;
-      tries++;
-      await Promise.allSettled([...(this.unsettled.get(job.tenantId) ?? [])]);
-    }
-    if (outcome.kind === 'busy') {
-      await this.enqueue(job, outcome.attempts + 1, deferMs, `:busy${Date.now()}`);
-      return undefined;
-    }
-    if (outcome.kind === 'none') return undefined;
-    const claim = outcome.claim;
-
-    const endpoint = claim.endpoint;
-    const at = new Date();
-    let result: AttemptResult;
-    if (!endpoint || !endpoint.enabled) {
-      result = {
-        ok: false,
-        statusCode: null,
-        durationMs: 0,
-        error: 'endpoint_disabled',
-        responseBody: null,
-      };
-    } else {
-      const previous =
-        endpoint.previousSecretSealed &&
-        endpoint.previousSecretExpiresAt &&
-        endpoint.previousSecretExpiresAt > at
-          ? this.secrets.open(endpoint.previousSecretSealed)
-          : undefined;
-      const headers = deliveryHeaders({
-        body: claim.body,
-        eventId: job.eventId,
-        eventType: claim.eventType,
-        attempt: claim.attempt,
-        secret: this.secrets.open(endpoint.secretSealed),
-        previousSecret: previous,
-        timestamp: Math.floor(at.getTime() / 1000),
-      });
-      result = await this.sender.send(endpoint.url, claim.body, headers);
-    }
-    attemptDuration.observe({ error: result.error ?? 'none' }, result.durationMs / 1000);
-    const recorded = this.record(job, claim, at, result);
-    if (options.awaitRecord ?? true) {
-      await recorded;
-    } else {
-      // The worker's slot is free as soon as the request is answered: the attempt stays claimed
-      // (its delivery lock and endpoint slot) until the record commits, so nothing can send it
-      // again meanwhile; if this process dies first, the claim lapses and the sweeper retries.
-      this.recording.add(recorded);
-      void recorded
-        .catch((error: unknown) =>
-          this.logger.warn({ err: error }, 'attempt not recorded; its claim will lapse'),
-        )
-        .finally(() => this.recording.delete(recorded));
-      if (this.recording.size > RECORDING_BACKLOG) await recorded.catch(() => undefined);
-    }
-    return result;
+  attemptNow(tenantId: string, eventId: string): Promise<AttemptResult | undefined> {
+    return new Promise((resolve) => {
+      void this.admit({ tenantId, eventId }, [{ eventId, replay: false, settle: resolve }]);
+    });
   }
 
   /**
-   * Records the attempt and settles the delivery in one statement (plus the audit entry, in the
-   * same transaction, when it dead-letters); a retry is handed to Bull after that.
+   * Puts a job's deliveries in their lane. A lane takes at least MIN_BACKLOG deliveries and as
+   * many as it answers in ACCEPT_SECONDS. A job beyond that waits for room if the lane should
+   * make it within MAX_ADMIT_WAIT_MS at its rate (or, in its first second, before the rate is
+   * known), and is deferred otherwise (and after waiting that long in all). So a burst to a fast
+   * endpoint flows through, while a slow endpoint's jobs never hold the process's job slots for
+   * long: other tenants' jobs keep running.
    */
-  private async record(
-    job: DeliverJob,
+  private async admit(job: DeliverJob, items: LaneItem[]): Promise<void> {
+    const lane = this.closing ? undefined : this.laneOf(job.tenantId);
+    const deadline = Date.now() + MAX_ADMIT_WAIT_MS;
+    while (lane && lane.backlog + items.length > this.allowance(lane)) {
+      const now = Date.now();
+      const rate = lane.attemptsPerSecond(now);
+      const excess = lane.backlog + items.length - this.allowance(lane);
+      const roomInMs = rate > 0 ? (excess / rate) * 1000 : Infinity;
+      const young = now - lane.createdAt < 1000;
+      if (this.closing || now >= deadline || (roomInMs > MAX_ADMIT_WAIT_MS && !young)) {
+        await this.defer(job, items, lane);
+        return;
+      }
+      await Promise.race([this.room(lane), sleep(deadline - now)]);
+    }
+    if (!lane) {
+      for (const item of items) item.settle?.(undefined);
+      return;
+    }
+    for (const item of lane.admit(items)) item.settle?.(undefined);
+    this.touch(lane);
+  }
+
+  private allowance(lane: EndpointLane): number {
+    return Math.max(MIN_BACKLOG, lane.attemptsPerSecond() * ACCEPT_SECONDS);
+  }
+
+  /** Resolves when the lane may have room again (after its next statement). */
+  private room(lane: EndpointLane): Promise<void> {
+    let room = this.rooms.get(lane);
+    if (!room) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => (resolve = r));
+      this.rooms.set(lane, (room = { promise, resolve }));
+    }
+    return room.promise;
+  }
+
+  /** Lets the jobs waiting for room in the lane look again. */
+  private wakeRoomWaiters(lane: EndpointLane): void {
+    const room = this.rooms.get(lane);
+    if (!room || lane.backlog >= this.allowance(lane)) return;
+    this.rooms.delete(lane);
+    room.resolve();
+  }
+
+  /** Re-queues a job's deliveries for later: by the lane's own backlog time, 1 s to 60 s. */
+  private async defer(job: DeliverJob, items: LaneItem[], lane: EndpointLane): Promise<void> {
+    const rate = lane.attemptsPerSecond();
+    const deferrals = (job.deferrals ?? 0) + 1;
+    const base = rate > 0 ? (lane.backlog / rate) * 1000 : BUSY_RETRY_MS * 2 ** (deferrals - 1);
+    const delayMs = Math.min(MAX_DEFER_MS, Math.max(BUSY_RETRY_MS, base)) * (1 + Math.random());
+    const ids = items.map((i) => i.eventId);
+    await this.queue
+      .add(
+        DELIVER_JOB,
+        { ...job, eventId: ids[0], eventIds: ids.length > 1 ? ids : undefined, deferrals },
+        {
+          jobId: deferredJobId(ids, deferrals),
+          delay: Math.round(delayMs),
+          removeOnComplete: true,
+          removeOnFail: true,
+        },
+      )
+      .catch((error: unknown) =>
+        this.logger.warn({ err: error }, 'deferred job not queued; the sweeper will'),
+      );
+    for (const item of items) item.settle?.(undefined);
+  }
+
+  private laneOf(tenantId: string): EndpointLane {
+    let lane = this.lanes.get(tenantId);
+    if (!lane) {
+      lane = new EndpointLane(tenantId, {
+        cap: this.config.webhook.endpointConcurrency,
+        maxPrefetch: MAX_PREFETCH,
+        waitBudgetMs: this.lockMs - this.config.webhook.timeoutMs - LOCK_MARGIN_MS,
+        renewAfterMs: this.lockMs / 3,
+      });
+      this.lanes.set(tenantId, lane);
+    }
+    return lane;
+  }
+
+  /** The lane has something to write (or may have): it goes in the next statement. */
+  private touch(lane: EndpointLane): void {
+    this.dirty.add(lane);
+    this.schedule();
+  }
+
+  private schedule(delayMs = 0): void {
+    if (this.scheduled || this.running >= STATEMENTS_RUNNING || !this.dirty.size) return;
+    this.scheduled = true;
+    const go = () => {
+      this.scheduled = false;
+      void this.flush();
+    };
+    if (delayMs > 0) setTimeout(go, delayMs).unref();
+    else setImmediate(go);
+  }
+
+  /** One statement for every lane with something to write, and what follows from its answer. */
+  private async flush(): Promise<void> {
+    if (this.running >= STATEMENTS_RUNNING || !this.dirty.size) return;
+    const now = Date.now();
+    const parts: { lane: EndpointLane; batch: LaneBatch }[] = [];
+    for (const lane of this.dirty) {
+      this.dirty.delete(lane);
+      const batch = lane.takeBatch(now, this.closing);
+      if (batch) parts.push({ lane, batch });
+      else this.forgetIfIdle(lane);
+    }
+    if (!parts.length) return;
+    this.running++;
+    this.schedule();
+    // One delay for the busy deliveries of this statement (put off in Postgres and re-queued).
+    const deferMs = BUSY_RETRY_MS + Math.floor(Math.random() * BUSY_RETRY_MS);
+    const input: FlushInput = {
+      holder: this.holder,
+      lockMs: this.lockMs,
+      endpointConcurrency: this.config.webhook.endpointConcurrency,
+      records: [],
+      lanes: [],
+      claims: [],
+      unclaims: [],
+    };
+    for (const { lane, batch } of parts) {
+      const tenantId = lane.tenantId;
+      for (const entry of batch.records) input.records.push(entry.input);
+      for (const { item, claim } of batch.unclaims) {
+        input.unclaims.push({ tenantId, eventId: item.eventId, attempt: claim.attempt });
+      }
+      if (!batch.lease) continue;
+      input.lanes.push(batch.lease);
+      for (const item of batch.claims) {
+        input.claims.push({
+          tenantId,
+          eventId: item.eventId,
+          replay: item.replay,
+          deferMs: item.replay ? 0 : deferMs,
+        });
+      }
+    }
+    try {
+      const output = await this.deliveries.flush(input, this.run);
+      this.failures = 0;
+      const requeue: BulkJob[] = [];
+      let r = 0;
+      let l = 0;
+      let c = 0;
+      for (const { lane, batch } of parts) {
+        const settled = output.settled.slice(r, (r += batch.records.length));
+        const answer = batch.lease ? output.lanes[l++] : undefined;
+        const claims = batch.lease ? output.claims.slice(c, (c += batch.claims.length)) : [];
+        const { busy, none } = lane.applyBatch(batch, answer, claims);
+        batch.records.forEach((entry, i) => this.afterRecord(lane, entry, settled[i]));
+        for (const item of none) item.settle?.(undefined);
+        for (const { item, attempts } of busy) {
+          requeue.push(busyJob(lane.tenantId, item.eventId, attempts + 1, deferMs));
+          item.settle?.(undefined);
+        }
+        if (this.closing) for (const item of lane.dropPending()) item.settle?.(undefined);
+        this.pump(lane);
+        this.wakeRoomWaiters(lane);
+        this.touch(lane);
+      }
+      if (requeue.length) {
+        this.queue
+          .addBulk(requeue)
+          .catch((error: unknown) =>
+            this.logger.warn({ err: error }, 'busy deliveries not re-queued; the sweeper will'),
+          );
+      }
+    } catch (error) {
+      const retry = isTransient(error);
+      this.failures = retry ? this.failures + 1 : 0;
+      this.logger.warn(
+        { err: error },
+        retry
+          ? 'webhook statement failed; writing it again'
+          : 'webhook statement refused; its attempts are left to lapse and be retried',
+      );
+      for (const { lane, batch } of parts) {
+        // Given up: the claims of its records lapse and the sweeper retries those deliveries.
+        for (const item of lane.failBatch(batch, !retry)) item.settle?.(undefined);
+        this.dirty.add(lane);
+      }
+    } finally {
+      this.running--;
+      this.schedule(this.failures ? Math.min(5000, 100 * 2 ** this.failures) : 0);
+    }
+  }
+
+  private forgetIfIdle(lane: EndpointLane): void {
+    if (lane.idle) {
+      this.lanes.delete(lane.tenantId);
+      this.waitingForPermit.delete(lane);
+    }
+  }
+
+  /** Starts a request for each claimed attempt that has a slot and a process permit. */
+  private pump(lane: EndpointLane): void {
+    while (lane.ready.length && lane.inFlight < lane.held) {
+      if (this.permits === 0) {
+        this.waitingForPermit.add(lane);
+        return;
+      }
+      const ready = lane.nextToSend()!;
+      this.permits--;
+      void this.send(lane, ready);
+    }
+  }
+
+  private releasePermit(): void {
+    this.permits++;
+    for (const lane of this.waitingForPermit) {
+      if (this.permits === 0) return;
+      this.waitingForPermit.delete(lane);
+      this.pump(lane);
+    }
+  }
+
+  /** One request, and its answer handed on to be recorded. */
+  private async send(lane: EndpointLane, ready: ReadyAttempt): Promise<void> {
+    const { item, claim } = ready;
+    const at = Date.now();
+    if (at - ready.claimedAt > this.lockMs - this.config.webhook.timeoutMs - LOCK_MARGIN_MS) {
+      // Waited so long that the request could outlive the lock: give the claim back unsent.
+      lane.notSent();
+      lane.unclaim(ready);
+      this.releasePermit();
+      this.touch(lane);
+      return;
+    }
+    let result: AttemptResult;
+    try {
+      result = await this.request(lane, ready, at);
+    } catch (error) {
+      // A fault here (an unreadable stored secret, say) is a failed attempt like any other: it
+      // follows the retry schedule and shows in the attempt log, and the process carries on.
+      this.logger.error({ err: error }, `attempt of ${item.eventId} could not be made`);
+      result = failed('internal_error');
+    }
+    attemptDuration.observe({ error: result.error ?? 'none' }, result.durationMs / 1000);
+    const entry = this.recordEntry(lane.tenantId, item, claim, at, result);
+    if (entry.deadLetter) {
+      lane.answeredElsewhere(entry);
+      void this.deadLetter(lane, entry);
+    } else {
+      lane.answered(entry);
+      this.touch(lane);
+    }
+    this.releasePermit();
+    this.pump(lane);
+  }
+
+  /** Signs the stored bytes with the endpoint's secrets as they are now and sends them. */
+  private async request(lane: EndpointLane, ready: ReadyAttempt, at: number) {
+    const { item, claim } = ready;
+    const endpoint = lane.endpoint;
+    if (!endpoint || !endpoint.enabled) return failed('endpoint_disabled');
+    const previous =
+      endpoint.previousSecretSealed &&
+      endpoint.previousSecretExpiresAt &&
+      endpoint.previousSecretExpiresAt > at
+        ? this.secrets.open(endpoint.previousSecretSealed)
+        : undefined;
+    // The stored bytes, encoded once: signed twice and sent as they are.
+    const body = Buffer.from(claim.body, 'utf8');
+    const headers = deliveryHeaders({
+      body,
+      eventId: item.eventId,
+      eventType: claim.eventType,
+      attempt: claim.attempt,
+      secret: this.secrets.open(endpoint.secretSealed),
+      previousSecret: previous,
+      timestamp: Math.floor(at / 1000),
+    });
+    return this.sender.send(endpoint.url, body, headers);
+  }
+
+  /** What an answer means: delivered, a retry on the schedule, or dead. */
+  private recordEntry(
+    tenantId: string,
+    item: LaneItem,
     claim: ClaimedAttempt,
-    at: Date,
+    at: number,
     result: AttemptResult,
-  ): Promise<void> {
+  ): RecordEntry {
     const { attempt, status: statusBefore } = claim;
-    const replay = job.replay ?? false;
-    // The test event gets one attempt, made inline by the API; it is never retried or dead-lettered.
+    const replay = item.replay;
+    // The test event gets one attempt, made at once by the API; never retried or dead-lettered.
     const isTest = claim.eventType === TEST_EVENT_TYPE;
     const delays = this.config.webhook.retryDelaysMs;
-    let retryIn: number | undefined;
+    let retryInMs: number | undefined;
     let status: DeliveryStatus;
     let outcome: string;
     if (result.ok) {
@@ -326,7 +571,7 @@ export class WebhookDeliveryService {
       status = statusBefore === 'delivered' ? 'delivered' : 'dead';
       outcome = 'replay_failed';
     } else if (attempt <= delays.length && !isTest) {
-      retryIn = delays[attempt - 1];
+      retryInMs = delays[attempt - 1];
       status = 'pending';
       outcome = 'retry';
     } else {
@@ -334,10 +579,9 @@ export class WebhookDeliveryService {
       outcome = 'dead';
     }
     const input: SettleInput = {
-      tenantId: job.tenantId,
-      eventId: job.eventId,
+      tenantId,
+      eventId: item.eventId,
       attempt,
-      slot: claim.slot,
       at,
       statusCode: result.statusCode,
       durationMs: result.durationMs,
@@ -345,42 +589,82 @@ export class WebhookDeliveryService {
       responseBody: result.responseBody,
       replay,
       status,
-      nextAttemptAt: retryIn === undefined ? null : new Date(Date.now() + retryIn),
-      deliveredAt: result.ok ? new Date() : null,
+      nextAttemptAt: retryInMs === undefined ? null : Date.now() + retryInMs,
+      deliveredAt: result.ok ? Date.now() : null,
     };
-    const deadLetter = outcome === 'dead' && !isTest;
-    const settled = deadLetter
-      ? await this.tx.transaction(async () => {
-          const [done] = await this.deliveries.settleMany([input]);
-          if (done) {
-            await this.audit.record(
-              job.tenantId,
-              { type: 'system', name: 'webhooks' },
-              'webhook.dead_lettered',
-              { type: 'event', id: job.eventId },
-              { attempts: attempt, last_status_code: result.statusCode, last_error: result.error },
-            );
-          }
-          return done;
-        })
-      : await this.track(
-          job.tenantId,
-          this.statements.submit({ kind: 'settle', input }) as Promise<boolean>,
-        );
+    return { input, item, result, outcome, retryInMs, deadLetter: outcome === 'dead' && !isTest };
+  }
+
+  /** A dead letter is recorded with its audit entry in one transaction of its own. */
+  private async deadLetter(lane: EndpointLane, entry: RecordEntry): Promise<void> {
+    const { input } = entry;
+    let settled = false;
+    try {
+      settled = await this.tx.transaction(async () => {
+        const [done] = await this.deliveries.settleMany([input]);
+        if (done) {
+          await this.audit.record(
+            input.tenantId,
+            { type: 'system', name: 'webhooks' },
+            'webhook.dead_lettered',
+            { type: 'event', id: input.eventId },
+            {
+              attempts: input.attempt,
+              last_status_code: input.statusCode,
+              last_error: input.error,
+            },
+          );
+        }
+        return done;
+      });
+    } catch (error) {
+      this.logger.warn({ err: error }, 'dead letter not recorded; its claim will lapse');
+    }
+    this.afterRecord(lane, entry, settled);
+    this.touch(lane);
+  }
+
+  /** Once an attempt is recorded: metrics, the retry job, and whoever waits for the result. */
+  private afterRecord(lane: EndpointLane, entry: RecordEntry, settled: boolean): void {
+    lane.recorded(entry.item);
+    const { input } = entry;
     if (!settled) {
       // The claim had lapsed and a later attempt owns the delivery now: it decides what follows.
-      this.logger.warn(`attempt ${attempt} of ${job.eventId} outlived its claim; not settled`);
+      this.logger.warn(`attempt ${input.attempt} of ${input.eventId} outlived its claim`);
+      entry.item.settle?.(undefined);
       return;
     }
-    deliveriesTotal.inc({ outcome });
-    if (retryIn !== undefined) {
-      await this.enqueue(
-        { tenantId: job.tenantId, eventId: job.eventId },
-        attempt + 1,
-        retryIn,
+    deliveriesTotal.inc({ outcome: entry.outcome });
+    if (entry.retryInMs !== undefined) {
+      this.enqueue(
+        { tenantId: input.tenantId, eventId: input.eventId },
+        input.attempt + 1,
+        entry.retryInMs,
       ).catch((error: unknown) =>
         this.logger.warn({ err: error }, 'retry not enqueued; the sweeper will'),
       );
+    }
+    entry.item.settle?.(entry.result);
+  }
+
+  /**
+   * Before the process stops: take nothing new, give back claims not sent, let the requests in
+   * flight end and their records be written, and release the slots. Bounded by the HTTP timeout;
+   * whatever does not make it is not lost (claims and leases lapse, the sweeper retries).
+   */
+  async drain(): Promise<void> {
+    this.closing = true;
+    for (const lane of this.lanes.values()) {
+      for (const item of lane.dropPending()) item.settle?.(undefined);
+      lane.unclaimReady();
+      this.touch(lane);
+    }
+    for (const room of this.rooms.values()) room.resolve();
+    this.rooms.clear();
+    const deadline = Date.now() + this.config.webhook.timeoutMs + 5000;
+    while (Date.now() < deadline && [...this.lanes.values()].some((lane) => !lane.idle)) {
+      for (const lane of this.lanes.values()) this.touch(lane);
+      await sleep(20);
     }
   }
 

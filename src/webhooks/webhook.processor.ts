@@ -23,7 +23,6 @@ export class WebhookWorker
 {
   private readonly logger = new Logger(WebhookWorker.name);
   private timer?: NodeJS.Timeout;
-  private closing = false;
 
   constructor(
     @InjectQueue(WEBHOOKS_QUEUE) private readonly queue: Queue<DeliverJob>,
@@ -34,7 +33,7 @@ export class WebhookWorker
   onApplicationBootstrap(): void {
     this.queue
       .process(DELIVER_JOB, this.config.webhook.concurrency, async (job) => {
-        await this.delivery.runJob(job.data, this.closing);
+        await this.delivery.runJob(job.data);
       })
       .catch((error: unknown) => this.logger.error({ err: error }, 'Webhook consumer stopped'));
     this.timer = setInterval(() => {
@@ -49,20 +48,21 @@ export class WebhookWorker
   }
 
   /**
-   * Before the database closes: stop taking jobs here, let the running ones finish (bounded by
-   * the attempt timeout) and write every attempt record still pending. Whatever does not make it
-   * is not lost: its claim lapses and the sweeper of another worker retries it.
+   * Before the database closes: stop taking jobs here, then let the requests in flight end and
+   * their records be written (bounded by the attempt timeout). Whatever does not make it is not
+   * lost: its claim lapses and the sweeper of another worker retries it.
    */
   async beforeApplicationShutdown(): Promise<void> {
-    this.closing = true;
     clearInterval(this.timer);
+    // Draining first turns away jobs still waiting for room in a lane, so the pause is quick.
+    const drained = this.delivery.drain();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       this.queue.pause(true).catch(() => undefined),
       new Promise((resolve) => (timer = setTimeout(resolve, this.config.webhook.timeoutMs + 1000))),
     ]);
     clearTimeout(timer);
-    await this.delivery.drain();
+    await drained;
   }
 
   onApplicationShutdown(): void {

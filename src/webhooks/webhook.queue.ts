@@ -14,10 +14,12 @@ export interface DeliverJob {
    * its own job; only the hand-off through Redis is shared.
    */
   eventIds?: string[];
+  /** How many times the job was put off because its endpoint's lane was full (backs off). */
+  deferrals?: number;
 }
 
 /** First attempts committed together share one job, up to this many deliveries. */
-export const GROUP_SIZE = 32;
+export const GROUP_SIZE = 256;
 
 /** Deterministic per attempt, so the sweeper re-enqueueing a delivery never doubles a job. */
 export function deliverJobId(eventId: string, attempt: number): string {
@@ -27,4 +29,9 @@ export function deliverJobId(eventId: string, attempt: number): string {
 /** Deterministic too: the same committed group always gets the same id. */
 export function groupJobId(eventIds: string[]): string {
   return `dlv:${eventIds[0]}:1:group${eventIds.length}`;
+}
+
+/** A job put off because its lane was full: unique, so it never collapses into another one. */
+export function deferredJobId(eventIds: string[], deferrals: number): string {
+  return `dlv:${eventIds[0]}:deferred${deferrals}:${eventIds.length}:${Date.now()}`;
 }

@@ -142,7 +142,7 @@ export class WebhooksService implements OnModuleInit {
       });
       return emitted;
     });
-    const result = await this.delivery.attempt({ tenantId, eventId: envelope.event_id });
+    const result = await this.delivery.attemptNow(tenantId, envelope.event_id);
     return {
       event_id: envelope.event_id,
       delivered: result?.ok ?? false,

@@ -104,11 +104,13 @@ function serviceEnv(s: Scenario, redis: PrivateRedis, extra: NodeJS.ProcessEnv =
 }
 
 const workerCrashEnv = () => serviceEnv(WORKER_CRASH, stableRedis);
+/** WEBHOOK_ENDPOINT_CONCURRENCY of the two-worker scenario: shared by both processes. */
+const TWO_WORKERS_CAP = 8;
 // A generous timeout: a slow answer on a loaded machine must not turn into a legitimate retry.
 const twoWorkersEnv = () =>
   serviceEnv(TWO_WORKERS, stableRedis, {
     WEBHOOK_TIMEOUT_MS: '5000',
-    WEBHOOK_ENDPOINT_CONCURRENCY: '8',
+    WEBHOOK_ENDPOINT_CONCURRENCY: String(TWO_WORKERS_CAP),
   });
 
 beforeAll(async () => {
@@ -206,6 +208,20 @@ function overlapping(sent: Sent[]): string[] {
     }
   }
   return found;
+}
+
+/** The most requests the receiver had in flight at once (answered at `answeredAt`). */
+function maxInFlight(sent: Sent[]): number {
+  const edges = sent.flatMap((s) => [
+    { t: s.at, d: 1 },
+    { t: s.answeredAt, d: -1 },
+  ]);
+  // An answer and a request at the same instant: the answer first (the slot was free again).
+  edges.sort((a, b) => a.t - b.t || a.d - b.d);
+  let now = 0;
+  let most = 0;
+  for (const e of edges) most = Math.max(most, (now += e.d));
+  return most;
 }
 
 /**
@@ -476,7 +492,7 @@ describe('webhooks: fault injection', () => {
     expect(late).toEqual([]);
   });
 
-  it('two worker processes never send one delivery twice, even given duplicate jobs', async () => {
+  it('two worker processes never send one delivery twice nor pass the endpoint cap together', async () => {
     const EVENTS = 40;
     const DUPLICATES = 2;
     const r = await receiver();
@@ -492,9 +508,12 @@ describe('webhooks: fault injection', () => {
     await putWebhook(t, tenant, r.url, ['lead.created']);
     const referrer = await upsertUser(t, tenant.key);
 
-    // Each lead's job, plus stale duplicates of its first attempt racing it in both workers.
-    for (let i = 0; i < EVENTS; i++) {
-      const leadId = await lead(t, tenant.key, referrer.serviceUserId, i);
+    // All leads at once, so that both workers have work for the endpoint at the same time; then
+    // stale duplicates of each first attempt, racing it in both workers.
+    const leadIds = await Promise.all(
+      Array.from({ length: EVENTS }, (_, i) => lead(t, tenant.key, referrer.serviceUserId, i)),
+    );
+    for (const leadId of leadIds) {
       const [{ id }]: { id: string }[] = await t.db.query(
         `SELECT id FROM events WHERE tenant_id = $1 AND event_type = 'lead.created'
             AND (body::jsonb #>> '{payload,lead_id}') = $2`,
@@ -532,5 +551,16 @@ describe('webhooks: fault injection', () => {
       [tenant.orgId],
     );
     expect(attempts).toEqual([]);
+    // WEBHOOK_ENDPOINT_CONCURRENCY holds across both processes, and was used.
+    const most = maxInFlight(sent);
+    expect(most).toBeLessThanOrEqual(TWO_WORKERS_CAP);
+    expect(most).toBeGreaterThanOrEqual(2);
+    // Idle workers give their slot leases back.
+    const [{ leased }]: { leased: number }[] = await t.db.query(
+      `SELECT count(*)::int AS leased FROM webhook_endpoint_slots
+        WHERE tenant_id = $1 AND locked_until > now()`,
+      [tenant.orgId],
+    );
+    expect(leased).toBe(0);
   });
 });

@@ -820,6 +820,32 @@ describe('webhooks: delivery engine', () => {
       await waitForRequests(a.path, backlog.length, 30_000);
       expect(slow.state.max).toBeLessThanOrEqual(4);
     }, 40_000);
+    it('reports the queue depth, the outcomes and the attempt latency on /metrics', async () => {
+      /** The value of one series (undefined when it is absent: every assertion then fails). */
+      const metric = async (series: string) => {
+        const text = (await t.http().get('/metrics')).text;
+        const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+        return line === undefined ? undefined : Number(line.slice(series.length + 1));
+      };
+      const delivered = 'webhook_deliveries_total{outcome="delivered"}';
+      const latencies = 'webhook_attempt_duration_seconds_count{error="none"}';
+      // Absent until the first delivery of the process (another test may have made it).
+      const deliveredBefore = (await metric(delivered)) ?? 0;
+      const latenciesBefore = (await metric(latencies)) ?? 0;
+      const slow = slowPath(400);
+      const { tenant, path, url } = await tenantWithPath(slow.script);
+      await configure(tenant.slug, url, ['lead.created']);
+      const ids = await emitLeads(tenant, 12);
+      await waitForRequests(path, 4);
+      // 4 at a time, 400 ms each: most of the 12 are still waiting in Postgres and in the lane.
+      expect(await metric('webhook_queue_depth{state="due"}')).toBeGreaterThanOrEqual(8);
+      expect(await metric('webhook_lane_deliveries')).toBeGreaterThanOrEqual(8);
+      // The Bull queue is read too (the series exists; the group job itself is taken already).
+      expect(await metric('webhook_queue_jobs{state="waiting"}')).toBeGreaterThanOrEqual(0);
+      for (const id of ids) await waitForDetail(tenant.slug, id, status('delivered'), 10_000);
+      expect(await metric(delivered)).toBeGreaterThanOrEqual(deliveredBefore + 12);
+      expect(await metric(latencies)).toBeGreaterThanOrEqual(latenciesBefore + 12);
+    });
   });
 
   describe('endpoint changes take effect at once', () => {

@@ -5,6 +5,7 @@ import { PopupAndLinks1795261021435 } from './1795261021435-PopupAndLinks';
 import { AdminSessions1795262084132 } from './1795262084132-AdminSessions';
 import { Init1795257744951 } from './1795257744951-Init';
 import { WebhookEndpointSlots1795268917016 } from './1795268917016-WebhookEndpointSlots';
+import { WebhookSlotHolders1795527930616 } from './1795527930616-WebhookSlotHolders';
 
 /** Every migration in order; listed so the app, CLI and tests need no file globbing. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   PopupAndLinks1795261021435,
   AdminSessions1795262084132,
   WebhookEndpointSlots1795268917016,
+  WebhookSlotHolders1795527930616,
 ];

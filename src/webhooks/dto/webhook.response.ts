@@ -38,7 +38,7 @@ export class WebhookAttemptResponse {
   /** @example "2026-11-21T09:30:00.120Z" */ at: string;
   /** @example 500 */ status_code: number | null;
   /** @example 87 */ duration_ms: number;
-  /** Error class: http_status, redirect, timeout, connection_refused, connection_reset, tls, dns, ssrf_blocked, endpoint_disabled, network. @example "http_status" */
+  /** Error class: http_status, redirect, timeout, connection_refused, connection_reset, tls, dns, ssrf_blocked, endpoint_disabled, internal_error, network. @example "http_status" */
   error: string | null;
   /** The first 4 KiB of the answer. @example "{\"error\":\"db down\"}" */
   response_body: string | null;
