@@ -16,7 +16,7 @@ import type { ServiceUserEntity } from './service-user.entity';
 import { ServiceUsersRepository } from './service-users.repository';
 import { ReferralCycleError, ReferrerNotFoundError, UserNotFoundError } from './user.errors';
 
-type MemberFields = Pick<MemberEntity, 'email' | 'emailVerified' | 'vkId' | 'fullName'>;
+type MemberFields = Pick<MemberEntity, 'email' | 'emailVerified' | 'vkId' | 'fullName' | 'role'>;
 
 @Injectable()
 export class UsersService {
@@ -83,7 +83,7 @@ export class UsersService {
       emailVerified: dto.email_verified ?? false,
       vkId: dto.vk_id ?? null,
       fullName: dto.full_name ?? null,
-      role: 'partner',
+      role: dto.role ?? 'partner',
       referrerMemberId: referrer?.id ?? null,
       depth: referrer ? referrer.depth + 1 : 0,
       rootMemberId: referrer ? referrer.rootMemberId : id,
@@ -116,6 +116,7 @@ export class UsersService {
       emailVerified: dto.email_verified,
       vkId: dto.vk_id,
       fullName: dto.full_name,
+      role: dto.role,
     });
     let referrerInForce = member.referrerMemberId
       ? await this.members.findById(member.tenantId, member.referrerMemberId)

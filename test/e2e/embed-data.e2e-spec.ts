@@ -715,6 +715,44 @@ describe('embed data: cabinet, bonuses, leads, partners', () => {
       );
     });
 
+    it('labels the role the tenant sets in the upsert, in both locales', async () => {
+      const rt = await createTenant(t);
+      const ambassador = await upsertUser(t, rt.key, { full_name: 'Amb', role: 'ambassador' });
+      const leader = await upsertUser(t, rt.key, {
+        full_name: 'Lead',
+        role: 'leader',
+        referrer_user_id: ambassador.serviceUserId,
+      });
+      const ru = await ok('cabinet', ambassador.memberId, '', rt);
+      const en = await ok('cabinet', ambassador.memberId, '&locale=en', rt);
+      expect(ru.user.badge.role_label).toBe('Амбассадор');
+      expect(en.user.badge.role_label).toBe('Ambassador');
+      const partners = await ok('partners', ambassador.memberId, '', rt);
+      expect(
+        partners.partners.map((p: { partnership_role: string }) => p.partnership_role),
+      ).toEqual(['leader']);
+      expect((await ok('cabinet', leader.memberId, '', rt)).user.badge.role_label).toBe('Лидер');
+
+      // A later upsert changes it; one without a role leaves it as it is.
+      const promoted = await upsertUser(t, rt.key, {
+        external_id: ambassador.externalId,
+        role: 'leader',
+      });
+      expect(promoted.body.action).toBe('updated');
+      const unchanged = await upsertUser(t, rt.key, { external_id: ambassador.externalId });
+      expect(unchanged.body.action).toBe('unchanged');
+      expect(
+        (await ok('cabinet', ambassador.memberId, '&locale=en', rt)).user.badge.role_label,
+      ).toBe('Leader');
+
+      const refused = await t
+        .http()
+        .post('/federation/v1/users/upsert')
+        .set('X-Service-Tenant-Key', rt.key)
+        .send({ external_id: 'someone', role: 'admin' });
+      expectProblem(refused, 400, 'validation_failed');
+    });
+
     it("follows an English tenant's locale and currency unless locale=ru", async () => {
       const et = await createTenant(t, { locale: 'en', currency: 'USD' });
       const p = await upsertUser(t, et.key, { full_name: 'English' });

@@ -249,7 +249,8 @@ describe('Federation upsert: service users across tenants, concurrency, the refe
         'referrer_user_id',
       ],
       ['referrer_user_id a short usr_', { referrer_user_id: 'usr_123' }, 'referrer_user_id'],
-      ['an unknown field', { role: 'leader' }, 'role'],
+      ['a role that is not partner, ambassador or leader', { role: 'admin' }, 'role'],
+      ['an unknown field', { tier: 'gold' }, 'tier'],
     ])('refuses %s with 400 validation_failed and stores nothing', async (_label, over, field) => {
       const externalId = unique('val');
       const body: Record<string, unknown> = { external_id: externalId, ...over };

@@ -1,12 +1,14 @@
 import {
   IsBoolean,
   IsEmail,
+  IsIn,
   IsOptional,
   IsString,
   Length,
   Matches,
   MaxLength,
 } from 'class-validator';
+import { MEMBER_ROLES, type MemberRole } from '../member.entity';
 
 export const SERVICE_USER_ID = /^usr_[0-9A-HJKMNP-TV-Z]{26}$/;
 
@@ -25,6 +27,13 @@ export class UpsertUserDto {
 
   /** Whether the tenant has verified `email`; only a verified email links people across tenants. @example true */
   @IsOptional() @IsBoolean() email_verified?: boolean;
+
+  /**
+   * The member's role in the partner program (extends the seed): shown in the widgets as
+   * `badge.role_label` and `partnership_role`. New members default to `partner`; absent leaves
+   * the role as it is. @example "ambassador"
+   */
+  @IsOptional() @IsIn(MEMBER_ROLES) role?: MemberRole;
 
   /**
    * The service user id of the person who referred this user (extends the seed). Set once: a
