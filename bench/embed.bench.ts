@@ -149,7 +149,7 @@ export const SQL = {
   /** Parameters: tenant, member, status or null (all), offset, limit. */
   leadsPage: `SELECT ${select('LeadEntity', 'l')} FROM leads l WHERE l.tenant_id = $1 AND l.referrer_member_id = $2 AND ($3::text IS NULL OR l.status = $3) ORDER BY l.created_at DESC, l.id DESC OFFSET $4 LIMIT $5`,
   /** The next tree level (MembersRepository.childrenOf). Parameters: tenant, parent ids, limit. */
-  children: `SELECT m.id, m.referrer_member_id, m.full_name, m.role, m.depth FROM (SELECT c.id, c.created_at FROM unnest($2::text[]) AS p (id) CROSS JOIN LATERAL ( SELECT id, created_at FROM members WHERE tenant_id = $1 AND referrer_member_id = p.id ORDER BY created_at, id LIMIT $3) c ORDER BY c.created_at, c.id LIMIT $3) k JOIN members m ON m.tenant_id = $1 AND m.id = k.id ORDER BY k.created_at, k.id`,
+  children: `SELECT m.id, m.referrer_member_id, m.full_name, m.role, m.depth, m.downline_count FROM (SELECT c.id, c.created_at FROM unnest($2::text[]) AS p (id) CROSS JOIN LATERAL ( SELECT id, created_at FROM members WHERE tenant_id = $1 AND referrer_member_id = p.id ORDER BY created_at, id LIMIT $3) c ORDER BY c.created_at, c.id LIMIT $3) k JOIN members m ON m.tenant_id = $1 AND m.id = k.id ORDER BY k.created_at, k.id`,
 };
 /** Statements compared up to whitespace. */
 const normalized = (sql: string) => sql.replace(/\s+/g, ' ').replace(/\( /g, '(').trim();
@@ -584,22 +584,24 @@ async function main(): Promise<void> {
     // leads list's total, and of the big partner's second tree level (children of its first line).
     const plans: string[] = [];
     const firstLine = (
-      await db.query<{ id: string }>(
-        `SELECT id FROM members WHERE tenant_id = $1 AND referrer_member_id = $2
+      await db.query<{ id: string; downline_count: number }>(
+        `SELECT id, downline_count FROM members WHERE tenant_id = $1 AND referrer_member_id = $2
           ORDER BY created_at, id LIMIT ${TREE_NODE_BUDGET - 1}`,
         [tenant.id, big.user_id],
       )
-    ).rows.map((r) => r.id);
+    ).rows;
     const secondLevelLimit = TREE_NODE_BUDGET - firstLine.length;
+    // As the app does: only the first-line members with a downline of their own are looked into.
+    const parents = firstLine.filter((r) => r.downline_count > 0).map((r) => r.id);
     for (const [name, sql, params] of [
       ['member (hot)', SQL.member, [tenant.id, hot.user_id]],
       ['balances (hot)', SQL.balances, [tenant.id, hot.user_id]],
       ['5 recent leads (hot)', SQL.leadsPage, [tenant.id, hot.user_id, null, 0, 5]],
       ['10 recent bonuses (hot)', SQL.bonusesPage, [tenant.id, hot.user_id, 0, 10]],
       [
-        `tree level 2 (100k, LIMIT ${secondLevelLimit})`,
+        `tree level 2 (100k, ${parents.length} parents, LIMIT ${secondLevelLimit})`,
         SQL.children,
-        [tenant.id, firstLine, secondLevelLimit],
+        [tenant.id, parents, secondLevelLimit],
       ],
     ] as const) {
       const plan = (

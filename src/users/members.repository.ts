@@ -7,7 +7,7 @@ import { MemberEntity } from './member.entity';
 /** What a referral-tree node shows of a member. */
 export type TreeMember = Pick<
   MemberEntity,
-  'id' | 'referrerMemberId' | 'fullName' | 'role' | 'depth'
+  'id' | 'referrerMemberId' | 'fullName' | 'role' | 'depth' | 'downlineCount'
 >;
 
 export interface UplineMember {
@@ -169,8 +169,9 @@ export class MembersRepository {
       full_name: string | null;
       role: MemberEntity['role'];
       depth: number;
+      downline_count: number;
     }[] = await this.tx.select(
-      `SELECT m.id, m.referrer_member_id, m.full_name, m.role, m.depth
+      `SELECT m.id, m.referrer_member_id, m.full_name, m.role, m.depth, m.downline_count
          FROM (SELECT c.id, c.created_at
                  FROM unnest($2::text[]) AS p (id)
                  CROSS JOIN LATERAL (
@@ -188,6 +189,7 @@ export class MembersRepository {
       fullName: r.full_name,
       role: r.role,
       depth: r.depth,
+      downlineCount: r.downline_count,
     }));
   }
 

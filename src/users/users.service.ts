@@ -179,8 +179,9 @@ export class UsersService {
 
   /**
    * The subtree below `root`, level by level to `maxDepth`, at most `budget` members in all
-   * (SPEC 4). Each level is one indexed query over the previous level's ids, so the cost follows
-   * what is returned, never the size of the downline.
+   * (SPEC 4). Each level is one indexed query over the previous level's members that have a
+   * downline at all (the kept `downline_count`: most members have none), so the cost follows what
+   * is returned, never the size of the downline.
    */
   async subtree(
     root: MemberEntity,
@@ -189,7 +190,7 @@ export class UsersService {
   ): Promise<{ levels: TreeMember[][]; truncated: boolean }> {
     const levels: TreeMember[][] = [[root]];
     let remaining = budget - 1;
-    let frontier = [root.id];
+    let frontier = root.downlineCount > 0 ? [root.id] : [];
     for (let depth = 1; depth <= maxDepth && frontier.length; depth++) {
       const rows = await this.members.childrenOf(root.tenantId, frontier, remaining + 1);
       if (rows.length > remaining) {
@@ -199,7 +200,7 @@ export class UsersService {
       if (!rows.length) break;
       levels.push(rows);
       remaining -= rows.length;
-      frontier = rows.map((r) => r.id);
+      frontier = rows.filter((r) => r.downlineCount > 0).map((r) => r.id);
     }
     return { levels, truncated: false };
   }
