@@ -460,10 +460,11 @@ export class WebhookDeliveryService implements OnModuleInit, OnModuleDestroy {
   }
 
   private forgetIfIdle(lane: EndpointLane): void {
-    if (lane.idle) {
-      this.lanes.delete(lane.tenantId);
-      this.waitingForPermit.delete(lane);
-    }
+    if (!lane.idle) return;
+    this.lanes.delete(lane.tenantId);
+    this.waitingForPermit.delete(lane);
+    this.rooms.get(lane)?.resolve();
+    this.rooms.delete(lane);
   }
 
   /** Starts a request for each claimed attempt that has a slot and a process permit. */

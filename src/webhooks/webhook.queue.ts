@@ -1,4 +1,7 @@
-/** The webhooks queue: one job per delivery attempt. */
+/**
+ * The webhooks queue: a job names the deliveries a worker should attempt next (one, or several
+ * committed together); Postgres decides whether there is anything to send.
+ */
 export const WEBHOOKS_QUEUE = 'webhooks';
 export const DELIVER_JOB = 'deliver';
 
@@ -9,9 +12,10 @@ export interface DeliverJob {
   /** A staff replay: one fresh attempt whatever the delivery's status (not while pending). */
   replay?: boolean;
   /**
-   * A group job: the first attempts of several deliveries committed by one transaction, in order
-   * (`eventId` is the first). Each is claimed, sent and recorded on its own, exactly as if it had
-   * its own job; only the hand-off through Redis is shared.
+   * A group job: several deliveries, in order (`eventId` is the first): the first attempts of
+   * deliveries committed by one transaction, or a job's deliveries put off together. Each is
+   * claimed, sent and recorded on its own, exactly as if it had its own job; only the hand-off
+   * through Redis is shared.
    */
   eventIds?: string[];
   /** How many times the job was put off because its endpoint's lane was full (backs off). */
