@@ -1,7 +1,13 @@
 import { EndpointLane, type LaneItem, type RecordEntry } from './endpoint-lane';
 import type { ClaimOutcome } from './webhook-deliveries.repository';
 
-const settings = { cap: 4, maxPrefetch: 16, waitBudgetMs: 10_000, renewAfterMs: 7_000 };
+const settings = {
+  cap: 4,
+  maxPrefetch: 16,
+  waitBudgetMs: 10_000,
+  renewAfterMs: 7_000,
+  noSlotsRetryMs: 1_000,
+};
 const items = (n: number, from = 0): LaneItem[] =>
   Array.from({ length: n }, (_, i) => ({ eventId: `evt_${from + i}`, replay: false }));
 const claimed = (attempt = 1): ClaimOutcome => ({
@@ -110,6 +116,23 @@ describe('EndpointLane', () => {
     expect(lane.pendingCount).toBe(0);
     // The deliveries dropped (none, busy) may come back in a later job.
     expect(lane.admit([items(3)[2], items(4)[3]])).toEqual([]);
+  });
+
+  it('asks again for slots that other processes all hold only after a pause, not at once', () => {
+    const lane = claimedLane(2, 1);
+    // Its lease lapsed and another worker took every slot: the renewal finds none.
+    const renewal = lane.takeBatch(settings.renewAfterMs, false)!;
+    expect(renewal.lease).toMatchObject({ renew: true });
+    const { slotsRetryMs } = lane.applyBatch(renewal, { held: 0, endpoint }, []);
+    expect(lane.held).toBe(0);
+    expect(slotsRetryMs).toBe(settings.noSlotsRetryMs);
+    // Its claimed attempts still wait, but the lane does not ask again in a loop...
+    expect(lane.takeBatch(settings.renewAfterMs + 1, false)).toBeUndefined();
+    // ...until the pause is over.
+    const again = lane.takeBatch(settings.renewAfterMs + settings.noSlotsRetryMs, false)!;
+    expect(again.lease).toMatchObject({ target: 2, outstanding: 2 });
+    lane.applyBatch(again, { held: 2, endpoint }, []);
+    expect(lane.nextToSend()).toBeDefined();
   });
 
   it('never has more requests in flight than slots held', () => {

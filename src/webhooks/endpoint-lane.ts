@@ -63,6 +63,8 @@ export interface LaneSettings {
   waitBudgetMs: number;
   /** Leases are renewed once they are this old. */
   renewAfterMs: number;
+  /** After a lease that found every slot taken, slots are asked for again this much later. */
+  noSlotsRetryMs: number;
 }
 
 /** What a statement's answer means for the engine, beyond the lane's own state. */
@@ -71,6 +73,8 @@ export interface LaneOutcome {
   busy: { item: LaneItem; attempts: number }[];
   /** Nothing to do here (sent or in flight elsewhere, not due): told, and dropped. */
   none: LaneItem[];
+  /** Every slot was taken by other processes: look again after this long. */
+  slotsRetryMs?: number;
 }
 
 const key = (eventId: string, replay: boolean) => (replay ? `${eventId}\nreplay` : eventId);
@@ -93,6 +97,12 @@ export class EndpointLane {
   /** Slots this process holds (as of the last statement with a lease). */
   held = 0;
   private leasedAt = 0;
+  /**
+   * Until then the lane asks for slots only along with claims: its last lease found every slot
+   * taken by other processes, and asking again at once would loop while its claimed attempts
+   * or requests in flight wait.
+   */
+  private noSlotsUntil = 0;
   /** A statement with this lane's lease is running (at most one at a time). */
   private leasing = false;
   private claiming = 0;
@@ -252,7 +262,8 @@ export class EndpointLane {
         claims = this.takePending(prefetch * base - outstanding);
       }
       const renew = this.held > 0 && now - this.leasedAt >= this.settings.renewAfterMs;
-      const grow = target > this.held && (records.length > 0 || this.held === 0);
+      const grow =
+        target > this.held && (records.length > 0 || this.held === 0) && now >= this.noSlotsUntil;
       if (claims.length || target < this.held || renew || grow) {
         lease = { tenantId: this.tenantId, target, outstanding, prefetch, renew };
         this.leasing = true;
@@ -284,6 +295,10 @@ export class EndpointLane {
     if (answer) {
       if (batch.lease.renew || (this.held === 0 && answer.held > 0)) this.leasedAt = batch.sentAt;
       this.held = answer.held;
+      if (answer.held === 0 && batch.lease.target > 0) {
+        this.noSlotsUntil = batch.sentAt + this.settings.noSlotsRetryMs;
+        outcome.slotsRetryMs = this.settings.noSlotsRetryMs;
+      }
       this.endpoint = answer.endpoint;
     }
     const limited: LaneItem[] = [];

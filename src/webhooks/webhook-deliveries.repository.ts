@@ -228,7 +228,7 @@ const FLUSH = `
       FROM due q
      WHERE d.tenant_id = q.tenant_id AND d.event_id = q.event_id AND q.slots > 0 AND q.within
        AND ${CLAIMABLE}
-    RETURNING q.n, d.attempts, d.event_type, d.status
+    RETURNING q.n, d.tenant_id, d.event_id, d.attempts, d.event_type, d.status
   ), deferred AS (
     UPDATE webhook_deliveries d
        SET next_attempt_at = now() + make_interval(secs => q.defer_ms / 1000.0), updated_at = now()
@@ -239,8 +239,7 @@ const FLUSH = `
   SELECT 'c' AS kind, c.n::int, c.attempts, c.event_type, c.status, e.body,
          NULL::text AS url, NULL::boolean AS enabled, NULL::text AS secret_sealed,
          NULL::text AS previous_secret_sealed, NULL::float8 AS previous_secret_expires_ms
-    FROM claimed c JOIN q ON q.n = c.n
-    JOIN events e ON e.tenant_id = q.tenant_id AND e.id = q.event_id
+    FROM claimed c JOIN events e ON e.tenant_id = c.tenant_id AND e.id = c.event_id
   UNION ALL
   SELECT CASE WHEN due.slots = 0 THEN 'b' ELSE 'l' END, due.n::int, due.attempts, NULL, NULL,
          NULL, NULL, NULL, NULL, NULL, NULL
@@ -348,7 +347,7 @@ export class WebhookDeliveriesRepository {
         unclaims.map((u) => u.eventId),
         unclaims.map((u) => u.attempt),
       ],
-      'webhook_flush_v4',
+      'webhook_flush_v5',
     )) as FlushRow[];
     const output: FlushOutput = {
       settled: records.map(() => false),

@@ -1,10 +1,15 @@
 import { InjectQueue } from '@nestjs/bull';
-import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import {
+  Injectable,
+  Logger,
+  OnApplicationShutdown,
+  OnModuleDestroy,
+  OnModuleInit,
+} from '@nestjs/common';
 import type { JobOptions, Queue } from 'bull';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Pool } from 'pg';
-import { DataSource } from 'typeorm';
+import { Pool } from 'pg';
 import { AuditService } from '../audit/audit.service';
 import { AppConfig } from '../config/app-config';
 import { TransactionHost } from '../database/transaction-host';
@@ -53,9 +58,33 @@ export function attemptLockMs(timeoutMs: number): number {
 }
 /** Claimed attempts per slot held, at most (a lane uses fewer for a slow endpoint). */
 const MAX_PREFETCH = 16;
-/** Statements in flight at once per process (each on a pool connection of its own). */
+/** Statements in flight at once per process (each on a connection of the engine's own pool). */
 const STATEMENTS_RUNNING = 1;
-/** A claimed attempt is sent only if it can end this long before its lock does. */
+/**
+ * The engine's connection: a statement that runs longer than this is cancelled by the server
+ * (and one whose answer never comes is abandoned a little later), then written again.
+ */
+const STATEMENT_TIMEOUT_MS = 10_000;
+/**
+ * The engine's statements find a few hundred deliveries by key, from arrays whose length a cached
+ * plan cannot know, in a table that grows faster than its statistics: the planner would hash
+ * the whole table (a 30,000-row scan per statement, measured by the webhooks benchmark) where
+ * index probes cost microseconds. On the engine's own connection hash and merge joins are off,
+ * so every lookup is a nested loop over a primary key whatever the statistics say, and the
+ * statement keeps its one generic plan rather than being planned again for each call.
+ */
+const ENGINE_SESSION = [
+  'enable_hashjoin=off',
+  'enable_mergejoin=off',
+  'plan_cache_mode=force_generic_plan',
+  `statement_timeout=${STATEMENT_TIMEOUT_MS}`,
+]
+  .map((setting) => `-c ${setting}`)
+  .join(' ');
+/**
+ * A claimed attempt is sent only if it can end this long before its lock does (a quarter of the
+ * HTTP timeout, at least this): room for its record to be written, and for a slow event loop.
+ */
 const LOCK_MARGIN_MS = 500;
 /** A busy endpoint's delivery comes back after about this long, without counting an attempt. */
 const BUSY_RETRY_MS = 1_000;
@@ -88,12 +117,18 @@ function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
 
 type BulkJob = { name: string; data: DeliverJob; opts: JobOptions };
 
-/** A job for an attempt put off because its endpoint had no slot for this process. */
-const busyJob = (tenantId: string, eventId: string, attempt: number, delayMs: number): BulkJob => ({
+/**
+ * A job for an attempt put off because its endpoint had no slot for this process, or, for a
+ * replay, given back unsent: a replay has no pending row for the sweeper to find, so it travels
+ * on as a replay job.
+ */
+const busyJob = (tenantId: string, item: LaneItem, attempt: number, delayMs: number): BulkJob => ({
   name: DELIVER_JOB,
-  data: { tenantId, eventId },
+  data: item.replay
+    ? { tenantId, eventId: item.eventId, replay: true }
+    : { tenantId, eventId: item.eventId },
   opts: {
-    jobId: `${deliverJobId(eventId, attempt)}:busy${Date.now()}`,
+    jobId: `${deliverJobId(item.eventId, attempt)}:${item.replay ? 'replay' : 'busy'}${Date.now()}`,
     delay: delayMs,
     removeOnComplete: true,
     removeOnFail: true,
@@ -122,18 +157,23 @@ function isTransient(error: unknown): boolean {
 
 /**
  * The delivery engine of one process. Jobs hand deliveries to the endpoint's lane
- * (endpoint-lane.ts); the engine runs one statement at a time per lane (two in all) that records
+ * (endpoint-lane.ts); the engine runs one statement at a time, for every lane at once, that records
  * answered attempts, leases the endpoint's slots for this process and claims the next attempts,
  * and starts a request whenever a lane has a claimed attempt, a free slot and a process permit
  * (WEBHOOK_CONCURRENCY). Each answer is recorded with what follows it: delivered, a retry on the
  * schedule (a delayed job), or dead with an audit-log entry.
  */
 @Injectable()
-export class WebhookDeliveryService implements OnModuleInit, OnModuleDestroy {
+export class WebhookDeliveryService
+  implements OnModuleInit, OnModuleDestroy, OnApplicationShutdown
+{
   private readonly logger = new Logger(WebhookDeliveryService.name);
   /** Names this process's slot leases. */
   private readonly holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly lockMs: number;
+  /** How long a claimed attempt may wait for its slot and still end well before its lock. */
+  private readonly waitBudgetMs: number;
+  private readonly pool: Pool;
   private readonly run: ArrayQuery;
   private readonly lanes = new Map<string, EndpointLane>();
   /** Lanes with something to write. */
@@ -159,12 +199,22 @@ export class WebhookDeliveryService implements OnModuleInit, OnModuleDestroy {
     private readonly sender: WebhookSender,
     private readonly audit: AuditService,
     @InjectQueue(WEBHOOKS_QUEUE) private readonly queue: Queue<DeliverJob>,
-    dataSource: DataSource,
   ) {
-    const pg = (dataSource.driver as unknown as { master: Pool }).master;
+    this.pool = new Pool({
+      connectionString: config.databaseUrl,
+      max: STATEMENTS_RUNNING,
+      application_name: 'referral-service:webhooks',
+      options: ENGINE_SESSION,
+      query_timeout: STATEMENT_TIMEOUT_MS + 2000,
+    });
+    // An idle connection that breaks is dropped by the pool; the next statement opens another.
+    this.pool.on('error', (error) => this.logger.warn({ err: error }, 'webhook connection lost'));
+    const pool = this.pool;
     this.run = (text, values, name) =>
-      pg.query<unknown[]>({ text, values, name, rowMode: 'array' }).then((r) => r.rows);
+      pool.query<unknown[]>({ text, values, name, rowMode: 'array' }).then((r) => r.rows);
     this.lockMs = attemptLockMs(config.webhook.timeoutMs);
+    const margin = Math.max(LOCK_MARGIN_MS, config.webhook.timeoutMs / 4);
+    this.waitBudgetMs = this.lockMs - config.webhook.timeoutMs - margin;
     this.permits = config.webhook.concurrency;
     // Lanes whose every request is slow write nothing for a while: renew their leases anyway.
     this.renewTimer = setInterval(() => {
@@ -180,6 +230,11 @@ export class WebhookDeliveryService implements OnModuleInit, OnModuleDestroy {
   onModuleDestroy(): void {
     clearInterval(this.renewTimer);
     this.stopReporting?.();
+  }
+
+  /** After the worker's drain (beforeApplicationShutdown), which still writes its records. */
+  async onApplicationShutdown(): Promise<void> {
+    await this.pool.end();
   }
 
   /** For the metrics: what waits where (unknown figures are NaN while a store does not answer). */
@@ -238,14 +293,29 @@ export class WebhookDeliveryService implements OnModuleInit, OnModuleDestroy {
   /**
    * A worker's job: its deliveries go to the endpoint's lane, and the job is done once they are
    * there. What a lane holds lives in this process only; if it dies, Postgres still has every
-   * delivery pending and the sweeper of another worker queues them again.
+   * delivery pending and the sweeper of another worker queues them again. A replay is the
+   * exception (below).
    */
   async runJob(job: DeliverJob): Promise<void> {
     const ids = job.eventIds?.length ? job.eventIds : [job.eventId];
-    await this.admit(
-      job,
-      ids.map((eventId) => ({ eventId, replay: job.replay ?? false })),
-    );
+    if (!job.replay) {
+      await this.admit(
+        job,
+        ids.map((eventId) => ({ eventId, replay: false })),
+      );
+      return;
+    }
+    // A replay has no pending row for the sweeper: its job ends only once the attempt is
+    // recorded (or handed on as another job), so a process that dies holding it leaves the job
+    // stalled in Bull, which runs it again (at-least-once, like every delivery).
+    let left = ids.length;
+    await new Promise<void>((resolve) => {
+      const settle = () => --left === 0 && resolve();
+      void this.admit(
+        job,
+        ids.map((eventId) => ({ eventId, replay: true, settle })),
+      );
+    });
   }
 
   /**
@@ -282,7 +352,7 @@ export class WebhookDeliveryService implements OnModuleInit, OnModuleDestroy {
       await Promise.race([this.room(lane), sleep(deadline - now)]);
     }
     if (!lane) {
-      for (const item of items) item.settle?.(undefined);
+      this.letGo(job.tenantId, items);
       return;
     }
     for (const item of lane.admit(items)) item.settle?.(undefined);
@@ -342,8 +412,9 @@ export class WebhookDeliveryService implements OnModuleInit, OnModuleDestroy {
       lane = new EndpointLane(tenantId, {
         cap: this.config.webhook.endpointConcurrency,
         maxPrefetch: MAX_PREFETCH,
-        waitBudgetMs: this.lockMs - this.config.webhook.timeoutMs - LOCK_MARGIN_MS,
+        waitBudgetMs: this.waitBudgetMs,
         renewAfterMs: this.lockMs / 3,
+        noSlotsRetryMs: BUSY_RETRY_MS,
       });
       this.lanes.set(tenantId, lane);
     }
@@ -420,14 +491,20 @@ export class WebhookDeliveryService implements OnModuleInit, OnModuleDestroy {
         const settled = output.settled.slice(r, (r += batch.records.length));
         const answer = batch.lease ? output.lanes[l++] : undefined;
         const claims = batch.lease ? output.claims.slice(c, (c += batch.claims.length)) : [];
-        const { busy, none } = lane.applyBatch(batch, answer, claims);
+        const { busy, none, slotsRetryMs } = lane.applyBatch(batch, answer, claims);
+        if (slotsRetryMs) {
+          setTimeout(
+            () => this.lanes.get(lane.tenantId) === lane && this.touch(lane),
+            slotsRetryMs,
+          ).unref();
+        }
         batch.records.forEach((entry, i) => this.afterRecord(lane, entry, settled[i]));
         for (const item of none) item.settle?.(undefined);
         for (const { item, attempts } of busy) {
-          requeue.push(busyJob(lane.tenantId, item.eventId, attempts + 1, deferMs));
+          requeue.push(busyJob(lane.tenantId, item, attempts + 1, deferMs));
           item.settle?.(undefined);
         }
-        if (this.closing) for (const item of lane.dropPending()) item.settle?.(undefined);
+        if (this.closing) this.letGo(lane.tenantId, lane.dropPending());
         this.pump(lane);
         this.wakeRoomWaiters(lane);
         this.touch(lane);
@@ -450,13 +527,32 @@ export class WebhookDeliveryService implements OnModuleInit, OnModuleDestroy {
       );
       for (const { lane, batch } of parts) {
         // Given up: the claims of its records lapse and the sweeper retries those deliveries.
-        for (const item of lane.failBatch(batch, !retry)) item.settle?.(undefined);
+        this.letGo(lane.tenantId, lane.failBatch(batch, !retry));
         this.dirty.add(lane);
       }
     } finally {
       this.running--;
       this.schedule(this.failures ? Math.min(5000, 100 * 2 ** this.failures) : 0);
     }
+  }
+
+  /**
+   * Deliveries leaving this process unsent (it is stopping, or their statement was given up).
+   * A delivery is still pending in Postgres, where the sweeper finds it; a replay is not, so it
+   * goes back to the queue.
+   */
+  private letGo(tenantId: string, items: LaneItem[]): void {
+    const replays = items
+      .filter((item) => item.replay)
+      .map((item) => busyJob(tenantId, item, 0, BUSY_RETRY_MS));
+    if (replays.length) {
+      this.queue
+        .addBulk(replays)
+        .catch((error: unknown) =>
+          this.logger.error({ err: error }, 'replays not re-queued; replay them again'),
+        );
+    }
+    for (const item of items) item.settle?.(undefined);
   }
 
   private forgetIfIdle(lane: EndpointLane): void {
@@ -493,7 +589,7 @@ export class WebhookDeliveryService implements OnModuleInit, OnModuleDestroy {
   private async send(lane: EndpointLane, ready: ReadyAttempt): Promise<void> {
     const { item, claim } = ready;
     const at = Date.now();
-    if (at - ready.claimedAt > this.lockMs - this.config.webhook.timeoutMs - LOCK_MARGIN_MS) {
+    if (at - ready.claimedAt > this.waitBudgetMs) {
       // Waited so long that the request could outlive the lock: give the claim back unsent.
       lane.notSent();
       lane.unclaim(ready);
@@ -656,7 +752,7 @@ export class WebhookDeliveryService implements OnModuleInit, OnModuleDestroy {
   async drain(): Promise<void> {
     this.closing = true;
     for (const lane of this.lanes.values()) {
-      for (const item of lane.dropPending()) item.settle?.(undefined);
+      this.letGo(lane.tenantId, lane.dropPending());
       lane.unclaimReady();
       this.touch(lane);
     }

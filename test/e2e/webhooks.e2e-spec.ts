@@ -630,6 +630,35 @@ describe('webhooks: delivery engine', () => {
       expect(requestsTo(path)).toHaveLength(7);
       expect((await detailOf(tenant.slug, eventId)).status).toBe('dead');
     });
+
+    it('keeps a replay while another worker holds every slot of the endpoint, and sends it once one is free', async () => {
+      const { tenant, path, url } = await tenantWithPath();
+      await configure(tenant.slug, url, ['lead.created']);
+      const eventId = await leadEvent(tenant);
+      await waitForDetail(tenant.slug, eventId, status('delivered'));
+
+      // Another worker's lanes lease all the endpoint's slots for a while.
+      await t.db.query(
+        `UPDATE webhook_endpoint_slots
+            SET holder = 'another-worker', locked_until = now() + interval '3 seconds'
+          WHERE tenant_id = $1`,
+        [tenant.orgId],
+      );
+      const replay = await t
+        .http()
+        .post(`/admin/v1/tenants/${tenant.slug}/webhook/events/${eventId}/replay`)
+        .set(admin());
+      expect(replay.status).toBe(202);
+      await sleep(1000);
+      expect(requestsTo(path)).toHaveLength(1);
+
+      // The replay was put off, not dropped: it goes out once the leases lapse.
+      const detail = await waitForDetail(tenant.slug, eventId, attempts(2), 15000);
+      expect(detail.status).toBe('delivered');
+      expect(detail.attempts[1]).toMatchObject({ attempt: 2, status_code: 200, replay: true });
+      expect(requestsTo(path)).toHaveLength(2);
+      expect(requestsTo(path)[1].headers['x-service-event-id']).toBe(eventId);
+    });
   });
 
   describe('failure classes in the attempt log', () => {
