@@ -158,9 +158,11 @@ export class MembersRepository {
 
   /**
    * The next tree level: the children of `parentIds`, in joining order (then id), at most `limit`.
-   * Each parent gives at most `limit` ids through ix_members_referrer (index only), and only the
-   * kept ones are read in full, so a first line of thousands with tens of thousands of children
-   * costs what is returned.
+   * Of several parents, each gives at most `limit` ids through ix_members_referrer (index only),
+   * and only the kept ones are read in full, so a first line of thousands with tens of thousands
+   * of children costs what is returned. One parent's children (the root's first line) are all
+   * kept: they are read straight from that index scan, without a second lookup per row (a first
+   * line of 957 cost 4,900 buffer reads that way, 940 this way).
    */
   async childrenOf(tenantId: string, parentIds: string[], limit: number): Promise<TreeMember[]> {
     const rows: {
@@ -171,7 +173,11 @@ export class MembersRepository {
       depth: number;
       downline_count: number;
     }[] = await this.tx.select(
-      `SELECT m.id, m.referrer_member_id, m.full_name, m.role, m.depth, m.downline_count
+      parentIds.length === 1
+        ? `SELECT id, referrer_member_id, full_name, role, depth, downline_count FROM members
+            WHERE tenant_id = $1 AND referrer_member_id = $2
+            ORDER BY created_at, id LIMIT $3`
+        : `SELECT m.id, m.referrer_member_id, m.full_name, m.role, m.depth, m.downline_count
          FROM (SELECT c.id, c.created_at
                  FROM unnest($2::text[]) AS p (id)
                  CROSS JOIN LATERAL (
@@ -181,7 +187,7 @@ export class MembersRepository {
                 ORDER BY c.created_at, c.id LIMIT $3) k
          JOIN members m ON m.tenant_id = $1 AND m.id = k.id
         ORDER BY k.created_at, k.id`,
-      [tenantId, parentIds, limit],
+      [tenantId, parentIds.length === 1 ? parentIds[0] : parentIds, limit],
     );
     return rows.map((r) => ({
       id: r.id,
