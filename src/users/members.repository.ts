@@ -4,6 +4,32 @@ import { EntityRows, pageTotal } from '../database/entity-rows';
 import { TransactionHost } from '../database/transaction-host';
 import { MemberEntity } from './member.entity';
 
+/**
+ * A tree level's statements (MembersRepository.childrenOf; the embed benchmark prints their plans).
+ * Parameters: tenant, the parent (`oneParent`) or the parents' ids (`parents`), limit.
+ *
+ * Of several parents, each gives at most `limit` ids through ix_members_referrer (index only), and
+ * only the kept ones are read in full, so a first line of thousands with tens of thousands of
+ * children costs what is returned. One parent's children (the root's first line) are all kept:
+ * they are read straight from that index scan, without a second lookup per row (a first line of
+ * 957 cost 4,900 buffer reads that way, 940 this way).
+ */
+export const TREE_LEVEL_SQL = {
+  oneParent: `SELECT id, referrer_member_id, full_name, role, depth, downline_count FROM members
+     WHERE tenant_id = $1 AND referrer_member_id = $2
+     ORDER BY created_at, id LIMIT $3`,
+  parents: `SELECT m.id, m.referrer_member_id, m.full_name, m.role, m.depth, m.downline_count
+     FROM (SELECT c.id, c.created_at
+             FROM unnest($2::text[]) AS p (id)
+             CROSS JOIN LATERAL (
+               SELECT id, created_at FROM members
+                WHERE tenant_id = $1 AND referrer_member_id = p.id
+                ORDER BY created_at, id LIMIT $3) c
+            ORDER BY c.created_at, c.id LIMIT $3) k
+     JOIN members m ON m.tenant_id = $1 AND m.id = k.id
+    ORDER BY k.created_at, k.id`,
+};
+
 /** What a referral-tree node shows of a member. */
 export type TreeMember = Pick<
   MemberEntity,
@@ -157,14 +183,14 @@ export class MembersRepository {
   }
 
   /**
-   * The next tree level: the children of `parentIds`, in joining order (then id), at most `limit`.
-   * Of several parents, each gives at most `limit` ids through ix_members_referrer (index only),
-   * and only the kept ones are read in full, so a first line of thousands with tens of thousands
-   * of children costs what is returned. One parent's children (the root's first line) are all
-   * kept: they are read straight from that index scan, without a second lookup per row (a first
-   * line of 957 cost 4,900 buffer reads that way, 940 this way).
+   * The next tree level: the children of `parentIds`, in joining order (then id), at most `limit`
+   * (TREE_LEVEL_SQL).
    */
   async childrenOf(tenantId: string, parentIds: string[], limit: number): Promise<TreeMember[]> {
+    const [sql, parents] =
+      parentIds.length === 1
+        ? [TREE_LEVEL_SQL.oneParent, parentIds[0]]
+        : [TREE_LEVEL_SQL.parents, parentIds];
     const rows: {
       id: string;
       referrer_member_id: string;
@@ -172,23 +198,7 @@ export class MembersRepository {
       role: MemberEntity['role'];
       depth: number;
       downline_count: number;
-    }[] = await this.tx.select(
-      parentIds.length === 1
-        ? `SELECT id, referrer_member_id, full_name, role, depth, downline_count FROM members
-            WHERE tenant_id = $1 AND referrer_member_id = $2
-            ORDER BY created_at, id LIMIT $3`
-        : `SELECT m.id, m.referrer_member_id, m.full_name, m.role, m.depth, m.downline_count
-         FROM (SELECT c.id, c.created_at
-                 FROM unnest($2::text[]) AS p (id)
-                 CROSS JOIN LATERAL (
-                   SELECT id, created_at FROM members
-                    WHERE tenant_id = $1 AND referrer_member_id = p.id
-                    ORDER BY created_at, id LIMIT $3) c
-                ORDER BY c.created_at, c.id LIMIT $3) k
-         JOIN members m ON m.tenant_id = $1 AND m.id = k.id
-        ORDER BY k.created_at, k.id`,
-      [tenantId, parentIds.length === 1 ? parentIds[0] : parentIds, limit],
-    );
+    }[] = await this.tx.select(sql, [tenantId, parents, limit]);
     return rows.map((r) => ({
       id: r.id,
       referrerMemberId: r.referrer_member_id,

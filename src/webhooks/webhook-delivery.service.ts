@@ -118,17 +118,24 @@ function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
 type BulkJob = { name: string; data: DeliverJob; opts: JobOptions };
 
 /**
- * A job for an attempt put off because its endpoint had no slot for this process, or, for a
- * replay, given back unsent: a replay has no pending row for the sweeper to find, so it travels
- * on as a replay job.
+ * A job for an attempt put off because its endpoint had no slot for this process (`attempt`,
+ * for the job id), or, for a replay, given back unsent: a replay has no pending row for the
+ * sweeper to find, so it travels on as a replay job.
  */
-const busyJob = (tenantId: string, item: LaneItem, attempt: number, delayMs: number): BulkJob => ({
+const laterJob = (
+  tenantId: string,
+  item: LaneItem,
+  delayMs: number,
+  attempt?: number,
+): BulkJob => ({
   name: DELIVER_JOB,
   data: item.replay
     ? { tenantId, eventId: item.eventId, replay: true }
     : { tenantId, eventId: item.eventId },
   opts: {
-    jobId: `${deliverJobId(item.eventId, attempt)}:${item.replay ? 'replay' : 'busy'}${Date.now()}`,
+    jobId: item.replay
+      ? `dlv:${item.eventId}:replay${Date.now()}`
+      : `${deliverJobId(item.eventId, attempt ?? 0)}:busy${Date.now()}`,
     delay: delayMs,
     removeOnComplete: true,
     removeOnFail: true,
@@ -209,9 +216,8 @@ export class WebhookDeliveryService
     });
     // An idle connection that breaks is dropped by the pool; the next statement opens another.
     this.pool.on('error', (error) => this.logger.warn({ err: error }, 'webhook connection lost'));
-    const pool = this.pool;
     this.run = (text, values, name) =>
-      pool.query<unknown[]>({ text, values, name, rowMode: 'array' }).then((r) => r.rows);
+      this.pool.query<unknown[]>({ text, values, name, rowMode: 'array' }).then((r) => r.rows);
     this.lockMs = attemptLockMs(config.webhook.timeoutMs);
     const margin = Math.max(LOCK_MARGIN_MS, config.webhook.timeoutMs / 4);
     this.waitBudgetMs = this.lockMs - config.webhook.timeoutMs - margin;
@@ -501,7 +507,7 @@ export class WebhookDeliveryService
         batch.records.forEach((entry, i) => this.afterRecord(lane, entry, settled[i]));
         for (const item of none) item.settle?.(undefined);
         for (const { item, attempts } of busy) {
-          requeue.push(busyJob(lane.tenantId, item, attempts + 1, deferMs));
+          requeue.push(laterJob(lane.tenantId, item, deferMs, attempts + 1));
           item.settle?.(undefined);
         }
         if (this.closing) this.letGo(lane.tenantId, lane.dropPending());
@@ -544,7 +550,7 @@ export class WebhookDeliveryService
   private letGo(tenantId: string, items: LaneItem[]): void {
     const replays = items
       .filter((item) => item.replay)
-      .map((item) => busyJob(tenantId, item, 0, BUSY_RETRY_MS));
+      .map((item) => laterJob(tenantId, item, BUSY_RETRY_MS));
     if (replays.length) {
       this.queue
         .addBulk(replays)
