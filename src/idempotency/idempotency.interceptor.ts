@@ -12,23 +12,26 @@ import { createHash } from 'node:crypto';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import type { AuthenticatedRequest } from '../common/auth/actor';
 import { DomainError, ValidationFailedError } from '../common/errors/domain-error';
+import { TransactionHost } from '../database/transaction-host';
 import { IdempotencyRepository } from './idempotency.repository';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 const TTL_MS = 24 * 60 * 60 * 1000;
-/** How long a running request holds its key; longer than any request may take. */
-const LOCK_MS = 60 * 1000;
 
 /**
  * SPEC 3's `Idempotency-Key` on federation POSTs: the first successful answer is stored and
- * replayed byte for byte (`Idempotent-Replayed: true`) for 24 h per tenant and path; another body
- * under the same key is 422, a duplicate while the first still runs is 409. Failed requests store
- * nothing (they changed nothing), so the same key may be retried after an error.
+ * replayed byte for byte (`Idempotent-Replayed: true`) for 24 h per tenant and route; another
+ * body under the same key is 422, a duplicate while the first still runs is 409.
+ *
+ * The handler runs inside one transaction with the key's lock and the stored answer, so a crash
+ * at any instant leaves either the change with its answer or neither: a retry never repeats a
+ * committed change. Failed requests roll back and store nothing, so the key may be used again.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
   constructor(
     private readonly keys: IdempotencyRepository,
+    private readonly tx: TransactionHost,
     private readonly reflector: Reflector,
   ) {}
 
@@ -49,44 +52,59 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
 
     const tenantId = req.tenant.id;
-    const hash = fingerprint(req.body);
-    const claim = await this.keys.claim(tenantId, req.path, key, hash, LOCK_MS, TTL_MS);
-    if (claim.kind === 'existing') {
-      const { row } = claim;
-      if (row.requestHash !== hash) {
-        throw new DomainError(
-          HttpStatus.UNPROCESSABLE_ENTITY,
-          'idempotency_key_reused',
-          'This Idempotency-Key was used with a different request body.',
-        );
-      }
-      if (row.responseStatus === null || row.responseBody === null) {
+    const scope = routeScope(req);
+    const requestHash = fingerprint(req.body);
+    const status =
+      this.reflector.get<number | undefined>(HTTP_CODE_METADATA, context.getHandler()) ??
+      HttpStatus.CREATED;
+    return this.tx.transaction(async () => {
+      if (!(await this.keys.tryLock(tenantId, scope, key))) {
         throw new DomainError(
           HttpStatus.CONFLICT,
           'idempotency_key_in_use',
           'A request with this Idempotency-Key is still being processed.',
         );
       }
-      // Nest sends the parsed body with JSON.stringify and the route's status: the bytes of the
-      // first answer again (a JSON.parse/stringify round trip of stringify output is exact).
-      res.setHeader('Idempotent-Replayed', 'true');
-      return JSON.parse(row.responseBody) as unknown;
-    }
-
-    try {
+      const stored = await this.keys.find(tenantId, scope, key);
+      if (stored) {
+        if (stored.requestHash !== requestHash) {
+          throw new DomainError(
+            HttpStatus.UNPROCESSABLE_ENTITY,
+            'idempotency_key_reused',
+            'This Idempotency-Key was used with a different request body.',
+          );
+        }
+        // Nest sends the parsed body with JSON.stringify and the route's status: the bytes of
+        // the first answer again (a JSON.parse/stringify round trip of stringify output is exact).
+        res.setHeader('Idempotent-Replayed', 'true');
+        return JSON.parse(stored.body) as unknown;
+      }
+      // The services' own transactions join this one (TransactionHost), as do their events.
       const result = await lastValueFrom(next.handle());
       // Express serialises a returned object with JSON.stringify too: the stored bytes and the
       // bytes of the first answer are the same.
-      const status =
-        this.reflector.get<number | undefined>(HTTP_CODE_METADATA, context.getHandler()) ??
-        HttpStatus.CREATED;
-      await this.keys.complete(tenantId, req.path, key, status, JSON.stringify(result));
+      await this.keys.store(
+        tenantId,
+        scope,
+        key,
+        { requestHash, status, body: JSON.stringify(result) },
+        TTL_MS,
+      );
       return result;
-    } catch (error) {
-      await this.keys.release(tenantId, req.path, key);
-      throw error;
-    }
+    });
   }
+}
+
+/**
+ * The route that handled the request with its parameters filled in, so every spelling of one
+ * URL (`/leads`, `/leads/`, percent-encoded ids) shares one scope.
+ */
+export function routeScope(req: Request): string {
+  const template = (req.route as { path?: unknown } | undefined)?.path;
+  if (typeof template !== 'string') return req.path;
+  return template.replace(/:(\w+)/g, (_, name: string) =>
+    encodeURIComponent(String(req.params[name] ?? '')),
+  );
 }
 
 /** The same JSON body, whatever its key order, has the same fingerprint. */

@@ -1,66 +1,65 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { IdempotencyKeyEntity } from './idempotency-key.entity';
+import { TransactionHost } from '../database/transaction-host';
 
-export type Claim = { kind: 'claimed' } | { kind: 'existing'; row: IdempotencyKeyEntity };
+/** The advisory lock's name of one key (hashed to the lock's 64-bit id by PostgreSQL). */
+export function idempotencyLockName(tenantId: string, scope: string, key: string): string {
+  return JSON.stringify(['idempotency', tenantId, scope, key]);
+}
+
+/** A stored answer under a key: the request fingerprint it belongs to and the response. */
+export interface StoredAnswer {
+  requestHash: string;
+  status: number;
+  body: string;
+}
 
 /**
- * Idempotency records live outside the request's business transaction on purpose: the claim must
- * be visible to a concurrent duplicate at once, and the stored answer must survive whatever the
- * handler's own transaction does.
+ * Idempotency records are written in the request's own transaction (docs/money.md §11): the
+ * answer commits together with the change, or neither does. A transaction-scoped advisory lock
+ * on the key tells a concurrent duplicate that the first request is still running; it is let go
+ * at commit or rollback, and by PostgreSQL itself when the process holding it dies.
  */
 @Injectable()
 export class IdempotencyRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly tx: TransactionHost) {}
 
-  /**
-   * Claims the key for this request, or returns what holds it. A record whose 24 h have passed,
-   * or whose running claim lapsed without an answer (the process died), is taken over.
-   */
-  async claim(
-    tenantId: string,
-    path: string,
-    key: string,
-    requestHash: string,
-    lockMs: number,
-    ttlMs: number,
-  ): Promise<Claim> {
-    const rows: unknown[] = await this.dataSource.query(
-      `INSERT INTO idempotency_keys AS k (tenant_id, path, key, request_hash, locked_until, expires_at)
-       VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5 / 1000.0), now() + make_interval(secs => $6 / 1000.0))
-       ON CONFLICT (tenant_id, path, key) DO UPDATE
-          SET request_hash = EXCLUDED.request_hash, locked_until = EXCLUDED.locked_until,
-              response_status = NULL, response_body = NULL, created_at = now(),
-              expires_at = EXCLUDED.expires_at
-        WHERE k.expires_at < now() OR (k.response_status IS NULL AND k.locked_until < now())
-       RETURNING 1`,
-      [tenantId, path, key, requestHash, lockMs, ttlMs],
+  /** Takes the key's lock for the current transaction; false if another request holds it. */
+  async tryLock(tenantId: string, scope: string, key: string): Promise<boolean> {
+    const [row] = await this.tx.manager.query<{ locked: boolean }[]>(
+      `SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked`,
+      [idempotencyLockName(tenantId, scope, key)],
     );
-    if (rows.length) return { kind: 'claimed' };
-    const row = await this.dataSource
-      .getRepository(IdempotencyKeyEntity)
-      .findOneBy({ tenantId, path, key });
-    // Deleted between the two statements (the holder failed): claim again.
-    if (!row) return this.claim(tenantId, path, key, requestHash, lockMs, ttlMs);
-    return { kind: 'existing', row };
+    return row.locked;
   }
 
-  async complete(
+  /** The answer stored under the key within its 24 h, if any. Call with the lock held. */
+  async find(tenantId: string, scope: string, key: string): Promise<StoredAnswer | undefined> {
+    const [row] = await this.tx.manager.query<StoredAnswer[]>(
+      `SELECT request_hash AS "requestHash", response_status AS status, response_body AS body
+         FROM idempotency_keys
+        WHERE tenant_id = $1 AND path = $2 AND key = $3 AND expires_at > now()`,
+      [tenantId, scope, key],
+    );
+    return row;
+  }
+
+  /** Stores the answer in the current transaction, replacing a record whose 24 h have passed. */
+  async store(
     tenantId: string,
-    path: string,
+    scope: string,
     key: string,
-    status: number,
-    body: string,
+    answer: StoredAnswer,
+    ttlMs: number,
   ): Promise<void> {
-    await this.dataSource
-      .getRepository(IdempotencyKeyEntity)
-      .update(
-        { tenantId, path, key },
-        { responseStatus: status, responseBody: body, lockedUntil: null },
-      );
-  }
-
-  async release(tenantId: string, path: string, key: string): Promise<void> {
-    await this.dataSource.getRepository(IdempotencyKeyEntity).delete({ tenantId, path, key });
+    await this.tx.manager.query(
+      `INSERT INTO idempotency_keys AS k
+              (tenant_id, path, key, request_hash, response_status, response_body, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7 / 1000.0))
+       ON CONFLICT (tenant_id, path, key) DO UPDATE
+          SET request_hash = EXCLUDED.request_hash, response_status = EXCLUDED.response_status,
+              response_body = EXCLUDED.response_body, created_at = now(),
+              expires_at = EXCLUDED.expires_at`,
+      [tenantId, scope, key, answer.requestHash, answer.status, answer.body, ttlMs],
+    );
   }
 }

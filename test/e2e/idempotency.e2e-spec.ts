@@ -1,5 +1,5 @@
 import type { Response } from 'supertest';
-import { fingerprint } from '../../src/idempotency/idempotency.interceptor';
+import { idempotencyLockName } from '../../src/idempotency/idempotency.repository';
 import { createLead, eventsOf, registerConversion } from '../factories/money.factory';
 import { createTenant, TestTenant } from '../factories/tenants.factory';
 import { upsertUser, UpsertedUser } from '../factories/users.factory';
@@ -242,20 +242,60 @@ describe('Idempotency-Key on federation POSTs', () => {
 
   it('while the first request with a key still runs: 409 idempotency_key_in_use', async () => {
     const body = leadBody();
-    // A claim held by a request that is still running (no answer stored yet).
-    await t.db.query(
-      `INSERT INTO idempotency_keys (tenant_id, path, key, request_hash, locked_until, expires_at)
-       VALUES ($1, '/federation/v1/leads', 'held-key', $2, now() + interval '1 minute',
-               now() + interval '1 day')`,
-      [tenant.orgId, fingerprint(body)],
+    // A request still running holds the key's transaction lock; hold it from another connection.
+    const holder = t.db.createQueryRunner();
+    await holder.connect();
+    try {
+      await holder.startTransaction();
+      await holder.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
+        idempotencyLockName(tenant.orgId, '/federation/v1/leads', 'held-key'),
+      ]);
+      const res = await post('/federation/v1/leads', body, 'held-key');
+      expect(res.status).toBe(409);
+      expect(res.body.code).toBe('idempotency_key_in_use');
+      // Another spelling of the same route is the same scope (issue #15: scope by route).
+      const spelled = await post('/federation/v1/leads/', body, 'held-key');
+      expect(spelled.status).toBe(409);
+      expect(await leadCount()).toBe(0);
+    } finally {
+      await holder.rollbackTransaction();
+      await holder.release();
+    }
+    // The holder ended without an answer (it failed, or its process died): the key is free.
+    const after = await post('/federation/v1/leads', body, 'held-key');
+    expect(after.status).toBe(200);
+    expect(after.headers['idempotent-replayed']).toBeUndefined();
+    expect(await leadCount()).toBe(1);
+  });
+
+  it('one key on every spelling of a route: one lead, the rest replay', async () => {
+    const body = leadBody();
+    const first = await post('/federation/v1/leads', body, 'spell-key');
+    expect(first.status).toBe(200);
+    expectReplayOf(await post('/federation/v1/leads/', body, 'spell-key'), first);
+    for (const path of [
+      '/federation/v1//leads',
+      '/federation/v1/%6Ceads',
+      '/FEDERATION/v1/leads',
+    ]) {
+      const again = await post(path, body, 'spell-key');
+      if (again.status === 404) continue; // a spelling the router does not serve changes nothing
+      expectReplayOf(again, first);
+    }
+    expect(await leadCount()).toBe(1);
+
+    const leadId = first.body.lead_id as string;
+    const status = await post(
+      `/federation/v1/leads/${leadId}/status`,
+      { status: 'processed' },
+      's',
     );
-    const res = await post('/federation/v1/leads', body, 'held-key');
-    expect(res.status).toBe(409);
-    expect(res.body.code).toBe('idempotency_key_in_use');
-    const other = await post('/federation/v1/leads', leadBody('Other'), 'held-key');
-    expect(other.status).toBe(422);
-    expect(other.body.code).toBe('idempotency_key_reused');
-    expect(await leadCount()).toBe(0);
+    expect(status.status).toBe(200);
+    const encoded = leadId.replace('_', '%5F');
+    expectReplayOf(
+      await post(`/federation/v1/leads/${encoded}/status/`, { status: 'processed' }, 's'),
+      status,
+    );
   });
 
   it('keeps a key for 24 hours; after that the key is free again', async () => {

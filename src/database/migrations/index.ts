@@ -6,6 +6,7 @@ import { AdminSessions1795262084132 } from './1795262084132-AdminSessions';
 import { Init1795257744951 } from './1795257744951-Init';
 import { WebhookEndpointSlots1795268917016 } from './1795268917016-WebhookEndpointSlots';
 import { WebhookSlotHolders1795527930616 } from './1795527930616-WebhookSlotHolders';
+import { IdempotencyInTransaction1795600000000 } from './1795600000000-IdempotencyInTransaction';
 
 /** Every migration in order; listed so the app, CLI and tests need no file globbing. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   AdminSessions1795262084132,
   WebhookEndpointSlots1795268917016,
   WebhookSlotHolders1795527930616,
+  IdempotencyInTransaction1795600000000,
 ];
