@@ -465,6 +465,14 @@ describe('webhooks: admin API', () => {
       'https://[::ffff:127.0.0.1]/',
       'https://[fd00::1]/',
       'https://[fe80::1]/',
+      // Issue #15: the IPv4-compatible form, and special-purpose blocks a hand-kept list missed.
+      'https://[::127.0.0.1]/',
+      'https://[::ffff:0:7f00:1]/',
+      'https://[64:ff9b:1::a00:1]/',
+      'https://[2001::1]/',
+      'https://[fec0::1]/',
+      'https://192.0.0.8/',
+      'https://203.0.113.7/',
     ])('refuses %s with 422 webhook_target_forbidden', async (url) => {
       const tenant = await newTenant();
       const res = await guarded
