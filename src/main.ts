@@ -6,6 +6,8 @@ import { createApp } from './app.setup';
 import { ConfigError, loadConfig } from './config/load-config';
 import type { AppConfig } from './config/app-config';
 import { ensureDatabase, runMigrations } from './database/ensure-database';
+import { ReadinessService } from './health/readiness.service';
+import { startWorkerHealthServer } from './health/worker-health.server';
 
 /** Creates the database if needed and applies pending migrations (MIGRATIONS_RUN). */
 export async function prepareDatabase(config: AppConfig, log: (message: string) => void) {
@@ -34,6 +36,12 @@ async function bootstrap(): Promise<void> {
     });
     context.useLogger(context.get(Logger));
     context.enableShutdownHooks();
+    if (config.workerHealthPort !== undefined) {
+      await startWorkerHealthServer(context.get(ReadinessService), config.workerHealthPort);
+      context
+        .get(Logger)
+        .log(`Worker health on :${config.workerHealthPort}/health/ready`, 'Bootstrap');
+    }
     context.get(Logger).log('Worker started', 'Bootstrap');
     return;
   }

@@ -8,6 +8,8 @@ export class AppConfig {
   readonly nodeEnv!: string;
   readonly isProduction!: boolean;
   readonly port!: number;
+  /** Where a `worker` process answers /health and /metrics (it serves no API); none if unset. */
+  readonly workerHealthPort?: number;
   readonly publicBaseUrl!: string;
   readonly shortLinkBaseUrl!: string;
   readonly databaseUrl!: string;

@@ -25,6 +25,7 @@ export class EnvironmentVariables {
   @IsOptional() @IsIn(['development', 'test', 'production']) NODE_ENV?: string;
 
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535) PORT?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(65535) WORKER_HEALTH_PORT?: number;
 
   @IsOptional()
   @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })

@@ -67,6 +67,7 @@ export function loadConfig(
     nodeEnv: raw.NODE_ENV ?? 'development',
     isProduction,
     port: raw.PORT ?? 3000,
+    workerHealthPort: raw.WORKER_HEALTH_PORT,
     publicBaseUrl,
     shortLinkBaseUrl: stripSlash(raw.SHORT_LINK_BASE_URL ?? `${publicBaseUrl}/s`),
     databaseUrl: raw.DATABASE_URL ?? 'postgres://postgres@localhost:5432/referrals',

@@ -5,6 +5,7 @@ import { PrometheusController, PrometheusModule } from '@willsoto/nestjs-prometh
 import type { Response } from 'express';
 import { Public } from '../common/auth/auth.decorators';
 import { HealthController } from './health.controller';
+import { ReadinessService } from './readiness.service';
 
 /** Prometheus text format for scrapers: default process metrics plus the HTTP metrics. */
 @ApiExcludeController()
@@ -23,5 +24,7 @@ export class MetricsController extends PrometheusController {
     PrometheusModule.register({ controller: MetricsController, path: '/metrics' }),
   ],
   controllers: [HealthController],
+  providers: [ReadinessService],
+  exports: [ReadinessService],
 })
 export class HealthModule {}

@@ -86,26 +86,43 @@ describe('Operations (SPEC 7)', () => {
 
   describe('with Redis down', () => {
     let down: TestApp;
+    let downAll: TestApp;
 
-    // Readiness answers alike in every role; the API role keeps the queue consumers, whose own
-    // behaviour with Redis down is the last test's subject, out of this one.
+    // The API role keeps the queue consumers, whose own behaviour with Redis down is the last
+    // test's subject, out of the readiness tests.
     beforeAll(async () => {
       down = await createTestApp({ REDIS_URL: 'redis://127.0.0.1:1', PROCESS_ROLE: 'api' });
     });
     afterAll(() => down.close());
 
-    it('answers 503 unavailable naming redis, and only redis', async () => {
+    it('an api process stays ready (200) and reports Redis as degraded', async () => {
       const res = await down.http().get('/health/ready');
-      expect(res.status).toBe(503);
-      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(res.status).toBe(200);
       expect(res.body).toMatchObject({
-        type: 'about:blank',
-        status: 503,
-        code: 'unavailable',
-        request_id: res.headers['x-request-id'],
+        status: 'degraded',
+        role: 'api',
+        info: { database: { status: 'up' }, redis: { status: 'degraded' } },
+        error: { redis: { status: 'down' } },
       });
-      expect(res.body.detail).toMatch(/\bredis\b/);
-      expect(res.body.detail).not.toMatch(/\bdatabase\b/);
+    });
+
+    it('a process that runs the workers (all) answers 503 unavailable naming redis, and only redis', async () => {
+      downAll = await createTestApp({ REDIS_URL: 'redis://127.0.0.1:1', PROCESS_ROLE: 'all' });
+      try {
+        const res = await downAll.http().get('/health/ready');
+        expect(res.status).toBe(503);
+        expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+        expect(res.body).toMatchObject({
+          type: 'about:blank',
+          status: 503,
+          code: 'unavailable',
+          request_id: res.headers['x-request-id'],
+        });
+        expect(res.body.detail).toMatch(/\bredis\b/);
+        expect(res.body.detail).not.toMatch(/\bdatabase\b/);
+      } finally {
+        await downAll.close();
+      }
     });
 
     it('still reports the process live', async () => {

@@ -58,3 +58,19 @@ export class UnprocessableError extends DomainError {
     super(HttpStatus.UNPROCESSABLE_ENTITY, code, detail);
   }
 }
+
+/** How long a client should wait before retrying while the database is away (seconds). */
+export const UNAVAILABLE_RETRY_AFTER_S = 5;
+
+/** The database could not be reached or went away (SPEC 1.1's `503 unavailable`). */
+export class DatabaseUnavailableError extends DomainError {
+  constructor() {
+    super(
+      HttpStatus.SERVICE_UNAVAILABLE,
+      'unavailable',
+      'The database is not available right now; retry shortly.',
+      undefined,
+      { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) },
+    );
+  }
+}

@@ -32,3 +32,43 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   const raw = driverError ?? (error as { code?: string; constraint?: string });
   return raw?.code === '23505' && (!constraint || raw.constraint === constraint);
 }
+
+/** SQLSTATEs and socket errors that mean "PostgreSQL is not there right now", not "bad request". */
+const UNAVAILABLE_CODES = new Set([
+  '57P01', // admin_shutdown: the server is shutting down
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now: starting up or in recovery
+  '53300', // too_many_connections
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006', // connection exceptions
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+]);
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly|the database system is (starting up|shutting down|in recovery)/i;
+
+/**
+ * True when `error` says the database could not be reached or went away mid-request (a restart,
+ * a failover, a full pool that timed out): the client should retry, so it is a 503, never a 500.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 4; depth++) {
+    const { code, message, driverError, cause } = e as {
+      code?: unknown;
+      message?: unknown;
+      driverError?: unknown;
+      cause?: unknown;
+    };
+    if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
+    e = driverError ?? cause;
+  }
+  return false;
+}

@@ -8,9 +8,9 @@ import {
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { QueryFailedError } from 'typeorm';
-import { DomainError } from './domain-error';
+import { DatabaseUnavailableError, DomainError } from './domain-error';
 import { PROBLEM_CONTENT_TYPE, Problem, problem } from './problem';
-import { mapPgError } from './pg-errors';
+import { isDatabaseUnavailable, mapPgError } from './pg-errors';
 
 /**
  * The one place errors become responses (ARCHITECTURE "one error path"): DomainErrors, Nest's HTTP
@@ -25,9 +25,10 @@ export class ProblemFilter implements ExceptionFilter {
     const ctx = host.switchToHttp();
     const req = ctx.getRequest<Request>();
     const res = ctx.getResponse<Response>();
-    const body = this.toProblem(exception, req);
-    if (exception instanceof DomainError && exception.headers) {
-      for (const [name, value] of Object.entries(exception.headers)) res.setHeader(name, value);
+    const error = isDatabaseUnavailable(exception) ? new DatabaseUnavailableError() : exception;
+    const body = this.toProblem(error, req);
+    if (error instanceof DomainError && error.headers) {
+      for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
     }
     if (res.headersSent) return;
     res.status(body.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));

@@ -5,7 +5,9 @@ export class LiveResponse {
 }
 
 export class DependencyStatusResponse {
-  /** @example "up" */ status: string;
+  /** `up`, or `degraded` for Redis on an `api` process that stays ready without it. */
+  @ApiProperty({ enum: ['up', 'degraded'], example: 'up' })
+  status: string;
 }
 
 export class ReadyDependenciesResponse {
@@ -14,7 +16,12 @@ export class ReadyDependenciesResponse {
 }
 
 export class ReadyResponse {
-  /** @example "ok" */ status: string;
+  /** `ok`, or `degraded` when an `api` process is ready without Redis. */
+  @ApiProperty({ enum: ['ok', 'degraded'], example: 'ok' })
+  status: string;
+  /** The process's `PROCESS_ROLE`, which decides what readiness needs. */
+  @ApiProperty({ enum: ['api', 'worker', 'all'], example: 'all' })
+  role: string;
   info: ReadyDependenciesResponse;
   /** Dependencies that are down (empty when ready). */
   @ApiProperty({ type: Object, additionalProperties: true, example: {} })
