@@ -13,7 +13,7 @@ import type { DeeplinkEntity } from './deeplink.entity';
 import { InvalidRefError, TargetNotAllowedError } from './deeplink.errors';
 import { DeeplinksRepository } from './deeplinks.repository';
 import type { CreateReferralLinkDto, ReferralLinkResponse } from './dto/referral-link.dto';
-import { allowedHostsOf, isAllowedTarget } from './link-target';
+import { allowedHostsOf, fillLinkTemplate, isAllowedTarget } from './link-target';
 import { type RefClaims, signRef, verifyRef } from './signed-ref';
 
 const CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -128,10 +128,8 @@ export class DeeplinksService {
       destination = { kind: 'redirect', link, location: withRef(link.targetId, ref) };
     } else {
       const template = tenant.linkTemplates[link.targetType];
-      if (template) {
-        const target = template.replaceAll('{id}', encodeURIComponent(link.targetId));
-        destination = { kind: 'redirect', link, location: withRef(target, ref) };
-      }
+      const target = template && fillLinkTemplate(template, link.targetId);
+      if (target) destination = { kind: 'redirect', link, location: withRef(target, ref) };
     }
     this.destinations.set(code, destination);
     return destination;

@@ -173,6 +173,52 @@ describe('short links', () => {
       );
     });
 
+    it('fill {id} in the query or the fragment, encoded for it (issue #15)', async () => {
+      const patched = await t
+        .http()
+        .patch(`/admin/v1/tenants/${tenant.slug}`)
+        .set('Authorization', `Bearer ${t.adminToken}`)
+        .send({
+          link_templates: {
+            offer: `${origin}/catalog?offer={id}&from=partner`,
+            partner: `${origin}/partners#{id}`,
+          },
+        });
+      expect(patched.status).toBe(200);
+      const offer = await createLink({ target_type: 'offer', target_id: 'spring:42' });
+      const toOffer = await t.http().get(`/s/${offer.code}`);
+      expect(toOffer.status).toBe(302);
+      expect(toOffer.headers['location']).toBe(
+        `${origin}/catalog?offer=spring%3A42&from=partner&ref=${offer.signed_ref}`,
+      );
+      const partner = await createLink({ target_type: 'partner', target_id: 'p:7' });
+      const toPartner = await t.http().get(`/s/${partner.code}`);
+      expect(toPartner.status).toBe(302);
+      expect(toPartner.headers['location']).toBe(
+        `${origin}/partners?ref=${partner.signed_ref}#p%3A7`,
+      );
+    });
+
+    it('never let a template saved with {id} in its host steer a link to another site (issue #15)', async () => {
+      // Written past the validation, as a template saved before the rule would be.
+      await t.db.query(
+        `UPDATE tenants SET link_templates = link_templates || $2::jsonb WHERE id = $1`,
+        [tenant.orgId, JSON.stringify({ storefront: `https://${tenant.slug}.example{id}` })],
+      );
+      try {
+        const link = await createLink({ target_type: 'storefront', target_id: '.evil.example' });
+        const res = await t.http().get(`/s/${link.code}`);
+        expect(res.headers['location']).toBeUndefined();
+        expectHtml(res, 200); // the landing page, with its lead form
+        expect(leadFormOf(res.text)?.action).toBe(`/s/${link.code}/lead`);
+      } finally {
+        await t.db.query(
+          `UPDATE tenants SET link_templates = link_templates - 'storefront' WHERE id = $1`,
+          [tenant.orgId],
+        );
+      }
+    });
+
     it('without a template: a landing page with the recommendation and promo code escaped and a lead form', async () => {
       const link = await createLink({
         target_type: 'shop',

@@ -157,6 +157,18 @@ describe('Admin API: tenants, keys, audit log, members', () => {
       expect(got.body.program).toEqual(body.program);
     });
 
+    it('accepts {id} in the path, the query or the fragment of a link template', async () => {
+      const link_templates = {
+        offer: 'https://a.example/offers/{id}',
+        shop: 'https://a.example/catalog?shop={id}&from=partner',
+        partner: 'https://a.example/partners#{id}',
+        storefront: 'https://a.example/s/{id}?again={id}#{id}',
+      };
+      const res = await createRaw({ ...validBody(), link_templates });
+      expect(res.status).toBe(201);
+      expect(res.body.link_templates).toEqual(link_templates);
+    });
+
     it('fills omitted program fields with the SPEC 2.1 defaults', async () => {
       const res = await createRaw({ ...validBody(), program: { grace_period_hours: 24 } });
       expect(res.status).toBe(201);
@@ -257,6 +269,32 @@ describe('Admin API: tenants, keys, audit log, members', () => {
       [
         'template that is not a URL',
         { link_templates: { offer: '/offers/{id}' } },
+        'link_templates',
+      ],
+      // Issue #15: {id} only in the path, query or fragment, never where it could change the site.
+      [
+        'template with {id} ending the host',
+        { link_templates: { offer: 'https://a.example{id}' } },
+        'link_templates',
+      ],
+      [
+        'template with {id} as a sub-domain',
+        { link_templates: { shop: 'https://{id}.a.example/' } },
+        'link_templates',
+      ],
+      [
+        'template with {id} as the port',
+        { link_templates: { offer: 'https://a.example:{id}/o' } },
+        'link_templates',
+      ],
+      [
+        'template with {id} as user info',
+        { link_templates: { offer: 'https://{id}@a.example/' } },
+        'link_templates',
+      ],
+      [
+        'template with an empty host',
+        { link_templates: { offer: 'https:///{id}' } },
         'link_templates',
       ],
       ['template value not a string', { link_templates: { offer: 42 } }, 'link_templates'],
@@ -487,6 +525,11 @@ describe('Admin API: tenants, keys, audit log, members', () => {
       [
         'a template without {id}',
         { link_templates: { offer: 'https://a.example/' } },
+        'link_templates',
+      ],
+      [
+        'a template with {id} in the host',
+        { link_templates: { offer: 'https://a.example{id}' } },
         'link_templates',
       ],
       [

@@ -1,4 +1,5 @@
 import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
+import { linkTemplateError } from '../../deeplinks/link-target';
 import { tierErrors, type ProgramTier } from '../program';
 
 /** `scheme://host[:port]` exactly as a browser sends it in `Origin`: no path, slash or query. */
@@ -24,15 +25,9 @@ function templateError(key: string, value: unknown): string | undefined {
   if (!(TEMPLATE_TARGET_TYPES as readonly string[]).includes(key)) {
     return `key "${key}" must be one of ${TEMPLATE_TARGET_TYPES.join(', ')}`;
   }
-  if (typeof value !== 'string' || !value.includes('{id}')) return `"${key}" must contain {id}`;
-  try {
-    const url = new URL(value.replaceAll('{id}', 'x'));
-    if (url.protocol !== 'https:' && url.protocol !== 'http:')
-      return `"${key}" must be an http(s) URL`;
-  } catch {
-    return `"${key}" must be an absolute URL`;
-  }
-  return undefined;
+  if (typeof value !== 'string') return `"${key}" must be a URL template with {id}`;
+  const error = linkTemplateError(value);
+  return error && `"${key}" ${error}`;
 }
 
 function decorator(
