@@ -229,6 +229,49 @@ describe('embed action API', () => {
       );
     });
 
+    it.each(['exp', 'iat', 'iss', 'aud', 'sub', 'tid', 'scope', 'jti'])(
+      'refuses a token signed with the right secret but without %s with 401 invalid_token (issue #15)',
+      async (claim) => {
+        const claims: Record<string, unknown> = validClaims();
+        delete claims[claim];
+        // jsonwebtoken adds iat by itself unless told not to.
+        const bearer = jwt.sign(claims, JWT_SECRET, {
+          algorithm: 'HS256',
+          noTimestamp: claim === 'iat',
+        });
+        expect(Object.keys(decodePart(bearer.split('.')[1]))).not.toContain(claim);
+        expectProblem(await referralLink(website(), { bearer }), 401, 'invalid_token');
+      },
+    );
+
+    it('refuses claims the popup never issues: a longer life, a future iat, odd types (issue #15)', async () => {
+      const now = Math.floor(Date.now() / 1000);
+      for (const change of [
+        { exp: now + 30 * 24 * 3600 },
+        { iat: now + 600, exp: now + 3600 },
+        { exp: String(now + 3600) },
+        { aud: ['embed'] },
+        { scope: 'admin' },
+        { tid: '' },
+        { sub: 42 },
+        { jti: '' },
+      ]) {
+        // Signed by hand: jsonwebtoken would not sign some of these claim sets.
+        const head = b64url({ alg: 'HS256', typ: 'JWT' });
+        const body = b64url(validClaims(change));
+        const signature = createHmac('sha256', Buffer.from(JWT_SECRET, 'utf8'))
+          .update(`${head}.${body}`)
+          .digest('base64url');
+        const bad = `${head}.${body}.${signature}`;
+        expectProblem(await referralLink(website(), { bearer: bad }), 401, 'invalid_token');
+      }
+      // Issued over an hour ago, whatever exp says: expired.
+      const old = jwt.sign(validClaims({ iat: now - 3700, exp: now + 3600 }), JWT_SECRET, {
+        algorithm: 'HS256',
+      });
+      expectProblem(await referralLink(website(), { bearer: old }), 401, 'token_expired');
+    });
+
     it('refuses a missing or malformed Authorization header with 401 invalid_token', async () => {
       expectProblem(await referralLink(website(), { bearer: null }), 401, 'invalid_token');
       for (const value of [

@@ -49,16 +49,23 @@ export class EmbedTokenService {
     return { token, expiresAt: (iat + EMBED_TOKEN_TTL_SECONDS) * 1000 };
   }
 
+  /**
+   * The claims of a token this service issued, or 401. A right signature is not enough: every
+   * claim `issue` writes must be there and as it writes it (jsonwebtoken itself lets a token
+   * without `exp`, `iat` or `jti` live for ever), and the token may not claim to live longer
+   * than an hour or to have been issued in the future.
+   */
   verify(token: string): EmbedClaims {
     try {
-      const claims = this.jwt.verify<EmbedClaims>(token, {
+      const claims = this.jwt.verify<Partial<Record<keyof EmbedClaims, unknown>>>(token, {
         secret: this.config.jwtSecret,
         algorithms: ['HS256'],
         issuer: this.config.publicBaseUrl,
         audience: EMBED_AUDIENCE,
+        // Also requires `iat`; a token issued over an hour ago is expired whatever its `exp`.
+        maxAge: EMBED_TOKEN_TTL_SECONDS,
       });
-      if (typeof claims.tid !== 'string' || typeof claims.sub !== 'string')
-        throw new Error('claims');
+      if (!isEmbedClaims(claims, this.config.publicBaseUrl)) throw new Error('claims');
       return claims;
     } catch (error) {
       if ((error as { name?: string }).name === 'TokenExpiredError') {
@@ -70,4 +77,32 @@ export class EmbedTokenService {
       throw new UnauthorizedError('invalid_token', 'The bearer token is missing or not valid.');
     }
   }
+}
+
+/** Clock difference tolerated between the processes that issue and verify tokens. */
+const CLOCK_SKEW_SECONDS = 60;
+
+const nonEmpty = (value: unknown) => typeof value === 'string' && value.length > 0;
+const seconds = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+
+/** Every claim the popup issues (SPEC 5), each of the type and value `issue` gives it. */
+function isEmbedClaims(
+  claims: Partial<Record<keyof EmbedClaims, unknown>>,
+  issuer: string,
+): claims is EmbedClaims {
+  const now = Math.floor(Date.now() / 1000);
+  return (
+    claims.iss === issuer &&
+    claims.aud === EMBED_AUDIENCE &&
+    claims.scope === EMBED_SCOPE &&
+    nonEmpty(claims.sub) &&
+    nonEmpty(claims.tid) &&
+    nonEmpty(claims.jti) &&
+    seconds(claims.iat) &&
+    seconds(claims.exp) &&
+    claims.iat <= now + CLOCK_SKEW_SECONDS &&
+    claims.exp > claims.iat &&
+    claims.exp - claims.iat <= EMBED_TOKEN_TTL_SECONDS
+  );
 }
