@@ -38,7 +38,27 @@ export const ID_PREFIX = {
 export type IdKind = keyof typeof ID_PREFIX;
 
 export function newId(kind: IdKind): string {
-  return `${ID_PREFIX[kind]}_${ulid()}`;
+  return `${ID_PREFIX[kind]}_${kind === 'serviceUser' ? timelessUlid() : ulid()}`;
+}
+
+/** ULID's alphabet (Crockford base32). */
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/**
+ * 128 random bits written as a ULID is written (26 characters, the first 0–7), with no timestamp
+ * in them: for `usr_` ids, the person every tenant shares. A ULID's first ten characters are its
+ * creation time, so a tenant upserting an email another tenant had verified would get back an id
+ * older than its own call, and learn that the person is known elsewhere (issue #15). These ids
+ * still pass every ULID-shaped check, and ids minted earlier stay valid; nothing orders by them.
+ */
+export function timelessUlid(): string {
+  let value = BigInt(`0x${randomBytes(16).toString('hex')}`);
+  let out = '';
+  for (let i = 0; i < 26; i++) {
+    out = CROCKFORD[Number(value & 31n)] + out;
+    value >>= 5n;
+  }
+  return out;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'supertest';
+import { decodeTime } from 'ulid';
 import { createTenant, TestTenant } from '../factories/tenants.factory';
 import { createChain, upsertUser } from '../factories/users.factory';
 import { createTestApp, TestApp } from '../utils/create-test-app';
@@ -101,6 +102,36 @@ describe('Federation upsert: service users across tenants, concurrency, the refe
       const referred = await upsertUser(t, a.key, { referrer_user_id: second.serviceUserId });
       expect(referred.body.referrer_user_id).toBe(second.serviceUserId);
       expect(referred.body.referrer_user_id).not.toBe(first.serviceUserId);
+    });
+
+    it('answers tenant A the same shape whether or not the person is already known at tenant B (issue #15)', async () => {
+      const known = uniqueEmail();
+      const atB = await upsertUser(t, b.key, { email: known, email_verified: true });
+      const [{ created_at: knownSince }]: { created_at: Date }[] = await t.db.query(
+        'SELECT created_at FROM service_users WHERE id = $1',
+        [atB.serviceUserId],
+      );
+      // Time passes between B's upsert and A's, as it would.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const sharedAtA = await upsertUser(t, a.key, { email: known, email_verified: true });
+      const freshAtA = await upsertUser(t, a.key, { email: uniqueEmail(), email_verified: true });
+      // The person is shared (SPEC 3), but A cannot tell which answer is the shared one:
+      expect(sharedAtA.serviceUserId).toBe(atB.serviceUserId);
+      for (const answer of [sharedAtA, freshAtA]) {
+        expect(Object.keys(answer.body).sort()).toEqual(
+          ['action', 'referrer_user_id', 'service_user_id', 'tenant_service_id'].sort(),
+        );
+        expect(answer.body).toMatchObject({ action: 'created', referrer_user_id: null });
+        expect(answer.serviceUserId).toMatch(/^usr_[0-7][0-9A-HJKMNP-TV-Z]{25}$/);
+      }
+      // A ULID would carry its creation time, B's upsert, earlier than A's call; this id does not.
+      const hour = 3600 * 1000;
+      expect(
+        Math.abs(decodeTime(sharedAtA.serviceUserId.slice(4)) - knownSince.getTime()),
+      ).toBeGreaterThan(hour);
+      expect(Math.abs(decodeTime(freshAtA.serviceUserId.slice(4)) - Date.now())).toBeGreaterThan(
+        hour,
+      );
     });
 
     it('keeps the service user when the same member is upserted again', async () => {
