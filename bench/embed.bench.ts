@@ -21,7 +21,14 @@ import os from 'node:os';
 import Redis from 'ioredis';
 import { Client, Pool } from 'pg';
 import { createApp } from '../src/app.setup';
-import { formatMoney, label, relativeTime, type UiLocale } from '../src/common/i18n/format';
+import {
+  canonicalLocale,
+  formatMoney,
+  label,
+  relativeTime,
+  uiLocale,
+  type UiLocale,
+} from '../src/common/i18n/format';
 import { loadConfig } from '../src/config/load-config';
 import { TREE_NODE_BUDGET } from '../src/embed/embed-data.service';
 import { TREE_LEVEL_SQL } from '../src/users/members.repository';
@@ -160,10 +167,7 @@ type Row = Record<string, unknown>;
 const col = (row: Row, _e: Entity, c: string) => row[c];
 
 function baselineLocale(query: URLSearchParams, tenantLocale: string): UiLocale {
-  const q = query.get('locale');
-  if (q === 'ru') return 'ru-RU';
-  if (q === 'en') return 'en';
-  return tenantLocale === 'en' ? 'en' : 'ru-RU';
+  return uiLocale(canonicalLocale(query.get('locale')), tenantLocale);
 }
 
 function baselineUser(m: Row, locale: UiLocale) {

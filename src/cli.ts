@@ -16,7 +16,7 @@ import { flattenValidationErrors } from './common/errors/validation';
 
 const USAGE = `Usage:
   npm run cli -- tenant:create --slug <slug> --name <display name> --origin <https://origin> [--origin …]
-                               [--currency RUB] [--locale ru-RU|en] [--link-domain host …]`;
+                               [--currency RUB] [--locale ru-RU|en-US|de-DE|…] [--link-domain host …]`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;

@@ -14,7 +14,7 @@ import { Public } from '../common/auth/auth.decorators';
 import { DomainError } from '../common/errors/domain-error';
 import { flattenValidationErrors } from '../common/errors/validation';
 import { sendPage } from '../common/http/html';
-import { formatMoney } from '../common/i18n/format';
+import { formatMoney, uiLocale } from '../common/i18n/format';
 import { AppConfig } from '../config/app-config';
 import { EVENT_TYPES } from '../events/event-types';
 import { UpdateTenantDto } from '../tenants/dto/update-tenant.dto';
@@ -425,13 +425,14 @@ ${pager(`/org/${slug}/audit-log`, { action }, page, log.pagination.total_pages)}
     ]);
     const manage = ctx.can('manager');
     const base = `/org/${slug}/bonuses`;
+    const locale = uiLocale(undefined, ctx.tenant.locale);
     const rows = (list?.items ?? []).map((b) => [
       manage && b.status === 'pending'
         ? `<input type="checkbox" name="ids" value="${e(b.bonus_id)}" aria-label="Select ${e(b.bonus_id)}">`
         : '',
       `<code>${e(b.bonus_id)}</code>`,
       `<code>${e(b.user_id)}</code>`,
-      e(formatMoney(b.amount_kopecks, b.currency, 'ru-RU')),
+      e(formatMoney(b.amount_kopecks, b.currency, locale)),
       `<span class="badge">${e(b.status)}</span>`,
       e(`${b.source_type}${b.tier ? ` · ${b.tier}` : ''}`),
       e(b.created_at.slice(0, 16).replace('T', ' ')),
@@ -449,7 +450,7 @@ ${pager(`/org/${slug}/audit-log`, { action }, page, log.pagination.total_pages)}
         totals.map((t) => [
           e(t.status),
           String(t.count),
-          e(formatMoney(t.amountKopecks, t.currency, 'ru-RU')),
+          e(formatMoney(t.amountKopecks, t.currency, locale)),
         ]),
       )}</section>
 <form class="filters" method="get" action="${e(base)}">

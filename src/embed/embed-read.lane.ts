@@ -5,9 +5,9 @@ import { ALLOW_ORIGIN, EmbedOriginPolicy } from '../common/auth/embed-origin';
 import type { FastLane, LaneContext } from '../common/http/fast-lane';
 import { MAX_PAGE_SIZE } from '../common/http/pagination.dto';
 import { RateLimiter } from '../common/http/rate-limiter';
+import { canonicalLocale } from '../common/i18n/format';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import {
-  EMBED_LOCALES,
   EmbedLeadsQueryDto,
   EmbedPageQueryDto,
   EmbedQueryDto,
@@ -27,7 +27,7 @@ const PREFIX = '/embed/v1/data/';
  */
 const PARAMS: Record<string, (value: string) => string | number | undefined> = {
   tenant: (v) => (v === '' ? undefined : v),
-  locale: (v) => ((EMBED_LOCALES as readonly string[]).includes(v) ? v : undefined),
+  locale: canonicalLocale, // the DTO's @ToCanonicalLocale and @IsLocale in one
   page: (v) => (/^[1-9][0-9]{0,8}$/.test(v) ? Number(v) : undefined),
   page_size: (v) =>
     /^[1-9][0-9]{0,2}$/.test(v) && Number(v) <= MAX_PAGE_SIZE ? Number(v) : undefined,

@@ -1,4 +1,14 @@
-import { formatMoney, label, relativeTime, uiLocale, type UiLocale } from './format';
+import fc from 'fast-check';
+import {
+  canonicalLocale,
+  formatMoney,
+  isSupportedCurrency,
+  label,
+  labelLanguage,
+  relativeTime,
+  uiLocale,
+  type UiLocale,
+} from './format';
 
 /** SPEC 1: the formatted amount is exactly what this Intl call prints. */
 function intlMoney(kopecks: number, currency: string, locale: string): string {
@@ -127,18 +137,207 @@ describe('relativeTime', () => {
 });
 
 describe('uiLocale', () => {
-  it('lets ?locale=ru|en override the tenant locale', () => {
-    expect(uiLocale('ru', 'en')).toBe('ru-RU');
+  it('lets ?locale= (any canonical tag) override the tenant locale', () => {
+    expect(uiLocale('ru', 'en')).toBe('ru');
     expect(uiLocale('en', 'ru-RU')).toBe('en');
     expect(uiLocale('en', 'en')).toBe('en');
-    expect(uiLocale('ru', 'ru-RU')).toBe('ru-RU');
+    expect(uiLocale('ru-RU', 'ru-RU')).toBe('ru-RU');
+    expect(uiLocale('de-DE', 'ru-RU')).toBe('de-DE');
+    expect(uiLocale('kk-KZ', 'en-US')).toBe('kk-KZ');
   });
 
-  it("falls back to the tenant's locale, and to ru-RU for anything else", () => {
+  it("falls back to the tenant's locale, whatever it is", () => {
     expect(uiLocale(undefined, 'en')).toBe('en');
     expect(uiLocale(undefined, 'ru-RU')).toBe('ru-RU');
-    expect(uiLocale(undefined, 'de-DE')).toBe('ru-RU');
-    expect(uiLocale('de', 'en')).toBe('en');
+    expect(uiLocale(undefined, 'de-DE')).toBe('de-DE');
+    expect(uiLocale(undefined, 'en-US')).toBe('en-US');
+    expect(uiLocale(undefined, 'kk-KZ')).toBe('kk-KZ');
+    // A stored locale Intl cannot use is read as the default instead of failing every read.
+    expect(uiLocale(undefined, 'xx-YY')).toBe('ru-RU');
+    expect(uiLocale(undefined, 'not a locale')).toBe('ru-RU');
+  });
+});
+
+/** Locales of several scripts, separators and numbering systems, and currencies of 0–3 decimals. */
+const LOCALES = [
+  'ru-RU',
+  'ru',
+  'ru-KZ',
+  'en',
+  'en-US',
+  'en-GB',
+  'en-IN',
+  'de-DE',
+  'de-CH',
+  'fr-FR',
+  'kk-KZ',
+  'uk-UA',
+  'pl-PL',
+  'ja-JP',
+  'zh-Hant-TW',
+  'ar-EG',
+  'hi-IN',
+  'he-IL',
+  'tr-TR',
+  'pt-BR',
+  'es-MX',
+  'de-DE-u-nu-arab',
+];
+const CURRENCIES = ['RUB', 'USD', 'EUR', 'KZT', 'JPY', 'KWD', 'CHF', 'INR', 'GBP', 'BHD', 'CLF'];
+
+describe('any locale and currency (property)', () => {
+  const locale = fc.constantFrom(...LOCALES);
+  const currency = fc.oneof(
+    fc.constantFrom(...CURRENCIES),
+    fc.constantFrom(...Intl.supportedValuesOf('currency')),
+  );
+  const kopecks = fc.oneof(
+    fc.integer({ min: -1_000_000, max: 1_000_000 }),
+    fc.integer({ min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }),
+  );
+
+  it("formats a tenant's amounts exactly as Intl prints them for its locale and currency", () => {
+    fc.assert(
+      fc.property(locale, currency, kopecks, (tenantLocale, cur, k) => {
+        expect(formatMoney(k, cur, uiLocale(undefined, tenantLocale))).toBe(
+          intlMoney(k, cur, tenantLocale),
+        );
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('formats with ?locale= over any tenant locale', () => {
+    fc.assert(
+      fc.property(locale, locale, currency, kopecks, (tenantLocale, query, cur, k) => {
+        expect(formatMoney(k, cur, uiLocale(query, tenantLocale))).toBe(intlMoney(k, cur, query));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('gives relative times exactly as Intl.RelativeTimeFormat prints them', () => {
+    const now = new Date('2026-11-21T09:30:00.000Z');
+    fc.assert(
+      // Whole seconds ago: the rounding of a half second is the unit test's business above.
+      fc.property(
+        locale,
+        fc.integer({ min: 0, max: (3 * 365 * DAY) / SECOND }),
+        (tenantLocale, s) => {
+          const text = relativeTime(
+            new Date(now.getTime() - s * SECOND),
+            uiLocale(undefined, tenantLocale),
+            now,
+          );
+          const rtf = new Intl.RelativeTimeFormat(tenantLocale, { numeric: 'always' });
+          const [unit, size] =
+            (
+              [
+                ['year', 365 * 86400],
+                ['month', 30 * 86400],
+                ['week', 7 * 86400],
+                ['day', 86400],
+                ['hour', 3600],
+                ['minute', 60],
+                ['second', 1],
+              ] as const
+            ).find(([, n]) => s >= n) ?? (['second', 1] as const);
+          expect(text).toBe(rtf.format(-Math.trunc(s / size), unit));
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('labels in Russian for ru and its regional forms, in English for every other locale', () => {
+    fc.assert(
+      fc.property(locale, (tenantLocale) => {
+        const language = tenantLocale.split('-')[0] === 'ru' ? 'ru' : 'en';
+        const ui = uiLocale(undefined, tenantLocale);
+        expect(labelLanguage(ui)).toBe(language);
+        expect(label('lead', 'converted', ui)).toBe(
+          language === 'ru' ? 'Конвертирован' : 'Converted',
+        );
+        expect(label('bonus', 'approved', ui)).toBe(language === 'ru' ? 'Начислен' : 'Approved');
+        expect(label('role', 'ambassador', ui)).toBe(
+          language === 'ru' ? 'Амбассадор' : 'Ambassador',
+        );
+      }),
+    );
+  });
+
+  it('keeps every cached formatter apart (many locales and currencies, in any order)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(locale, currency, kopecks), { minLength: 1, maxLength: 50 }),
+        (calls) => {
+          for (const [loc, cur, k] of calls) {
+            expect(formatMoney(k, cur, uiLocale(undefined, loc))).toBe(intlMoney(k, cur, loc));
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('canonicalLocale', () => {
+  it('takes any tag Intl supports, in canonical form', () => {
+    expect(canonicalLocale('en-US')).toBe('en-US');
+    expect(canonicalLocale('en-us')).toBe('en-US');
+    expect(canonicalLocale('EN')).toBe('en');
+    expect(canonicalLocale('de-DE')).toBe('de-DE');
+    expect(canonicalLocale('kk-kz')).toBe('kk-KZ');
+    expect(canonicalLocale('ru-KZ')).toBe('ru-KZ');
+    expect(canonicalLocale('zh-hant-tw')).toBe('zh-Hant-TW');
+    expect(canonicalLocale('de-DE-u-nu-arab')).toBe('de-DE-u-nu-arab');
+    for (const tag of LOCALES) expect(canonicalLocale(tag)).toBe(Intl.getCanonicalLocales(tag)[0]);
+  });
+
+  it('refuses malformed tags, lists, unsupported languages and overlong tags', () => {
+    for (const bad of [
+      '',
+      ' ',
+      'en_US',
+      'en-',
+      'en US',
+      'en,de',
+      'i-klingon',
+      'x-private',
+      'xx-YY',
+      'und',
+      'tlh',
+      '12',
+      'en-US-'.padEnd(70, 'x'),
+      `en-${'a1234567-'.repeat(7)}x`,
+    ]) {
+      expect({ bad, tag: canonicalLocale(bad) }).toEqual({ bad, tag: undefined });
+    }
+    for (const notString of [undefined, null, 1, ['en'], { toString: () => 'en' }]) {
+      expect(canonicalLocale(notString)).toBeUndefined();
+    }
+  });
+
+  it('answers the same from its cache, and past the cache bound', () => {
+    for (let i = 0; i < 600; i++) expect(canonicalLocale(`en-US-x-n${i}`)).toBe(`en-US-x-n${i}`);
+    expect(canonicalLocale('en-us')).toBe('en-US');
+    expect(canonicalLocale('xx-YY')).toBeUndefined();
+    expect(canonicalLocale('xx-YY')).toBeUndefined();
+  });
+});
+
+describe('isSupportedCurrency', () => {
+  it('takes every ISO 4217 code Intl knows, in upper case', () => {
+    for (const code of ['RUB', 'USD', 'EUR', 'KZT', 'JPY', 'CHF'])
+      expect(isSupportedCurrency(code)).toBe(true);
+    for (const code of Intl.supportedValuesOf('currency'))
+      expect(isSupportedCurrency(code)).toBe(true);
+  });
+
+  it('refuses lower case, unknown codes and anything but a string', () => {
+    for (const bad of ['usd', 'Usd', 'XYZ', 'RUBL', 'RU', '', 'ABC', 1, null, undefined]) {
+      expect({ bad, ok: isSupportedCurrency(bad) }).toEqual({ bad, ok: false });
+    }
   });
 });
 
@@ -180,6 +379,15 @@ describe('label', () => {
         expect(texts[i]).not.toBe(s);
       }
     }
+  });
+
+  it('falls back to English for a locale of another language, and ru-* to Russian', () => {
+    expect(label('lead', 'new', 'de-DE')).toBe('New');
+    expect(label('bonus', 'pending', 'kk-KZ')).toBe('Pending');
+    expect(label('role', 'leader', 'en-US')).toBe('Leader');
+    expect(label('lead', 'new', 'ru-KZ')).toBe('Новый');
+    expect(label('role', 'leader', 'ru')).toBe('Лидер');
+    expect(label('bonus', 'pending', 'rue')).toBe('Pending'); // Rusyn is not Russian
   });
 
   it('falls back to the raw value for an unknown one', () => {

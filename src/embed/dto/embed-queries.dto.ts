@@ -1,8 +1,8 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { PageQueryDto } from '../../common/http/pagination.dto';
+import { IsLocale, ToCanonicalLocale } from '../../common/i18n/validators';
 
-export const EMBED_LOCALES = ['ru', 'en'] as const;
 export const LEAD_FILTERS = ['all', 'new', 'processed', 'converted', 'rejected'] as const;
 export const MAX_TREE_DEPTH = 20;
 
@@ -11,16 +11,25 @@ export class EmbedQueryDto {
   /** The tenant slug (required; checked with the Origin). @example "acme" */
   @IsString() tenant: string;
 
-  /** Overrides the tenant's locale for human strings. @example "en" */
-  @IsOptional() @IsIn(EMBED_LOCALES) locale?: (typeof EMBED_LOCALES)[number];
+  /**
+   * Overrides the tenant's locale: any BCP 47 tag `Intl` supports (`en-US`, `de-DE`, `kk-KZ`,
+   * …; at most 64 characters; invalid: 400). The `*_formatted` amounts and `relative_time` are
+   * exactly what `Intl` prints for it; `status_human` and `role_label` are Russian for `ru` and
+   * its regional forms (`ru-KZ`), English for every other language.
+   * @example "en-US"
+   */
+  @IsOptional() @ToCanonicalLocale() @IsLocale() locale?: string;
 }
 
 export class EmbedPageQueryDto extends PageQueryDto {
   /** @example "acme" */
   @IsString() tenant: string;
 
-  /** @example "en" */
-  @IsOptional() @IsIn(EMBED_LOCALES) locale?: (typeof EMBED_LOCALES)[number];
+  /**
+   * Overrides the tenant's locale: any BCP 47 tag `Intl` supports (see the cabinet's `locale`).
+   * @example "en-US"
+   */
+  @IsOptional() @ToCanonicalLocale() @IsLocale() locale?: string;
 }
 
 export class EmbedLeadsQueryDto extends EmbedPageQueryDto {

@@ -1,7 +1,11 @@
 import { PaginationResponse } from '../../common/http/pagination.dto';
 
 export class EmbedBadgeResponse {
-  /** The member's role in the locale. @example "Партнёр" */ role_label: string;
+  /**
+   * The member's role: Russian for a `ru` locale (`ru-RU`, `ru-KZ`, …), English for any other.
+   * @example "Партнёр"
+   */
+  role_label: string;
 }
 
 export class EmbedUserResponse {
@@ -21,32 +25,43 @@ export class EmbedKpiResponse {
   /** @example 12 */ leads_count: number;
   /** @example 150000 */ cleared_kopecks: number;
   /** @example 37500 */ pending_kopecks: number;
-  /** @example "1 500,00 ₽" */ cleared_formatted: string;
-  /** @example "375,00 ₽" */ pending_formatted: string;
+  /**
+   * Exactly what `Intl.NumberFormat(locale, {style: 'currency', currency, minimumFractionDigits:
+   * 2, maximumFractionDigits: 2})` prints for `?locale=` (else the tenant's locale) and the
+   * tenant's currency: `1 500,00 ₽` (ru-RU), `$1,500.00` (en-US), `1.500,00 €` (de-DE).
+   * @example "1 500,00 ₽"
+   */
+  cleared_formatted: string;
+  /** As `cleared_formatted`. @example "375,00 ₽" */ pending_formatted: string;
   /** Clicks on the member's short links (extends the seed). @example 40 */ clicks_count: number;
 }
 
 export class EmbedLeadItemResponse {
   /** @example "lead_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ id: string;
   /** @example "new" */ status: string;
-  /** @example "Новый" */ status_human: string;
+  /** Russian for a `ru` locale, English for any other. @example "Новый" */
+  status_human: string;
   /** @example "Ivan Petrov" */ contact_name: string;
-  /** @example "5 минут назад" */ relative_time: string;
+  /** `Intl.RelativeTimeFormat` in the answer's locale. @example "5 минут назад" */
+  relative_time: string;
   /** @example "2026-11-21T09:30:00.000Z" */ created_at: string;
 }
 
 export class EmbedTransactionResponse {
   /** @example "bns_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ bonus_id: string;
   /** @example "approved" */ status: string;
-  /** @example "Начислен" */ status_human: string;
+  /** Russian for a `ru` locale, English for any other. @example "Начислен" */
+  status_human: string;
   /** @example 125000 */ amount_kopecks: number;
-  /** @example "1 250,00 ₽" */ amount_formatted: string;
+  /** `Intl.NumberFormat` of the answer's locale in the bonus's currency. @example "1 250,00 ₽" */
+  amount_formatted: string;
   /** @example "RUB" */ currency: string;
   /** @example "conversion" */ source_type: string;
   /** @example "cnv_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ source_id: string;
   /** Null for lead and manual bonuses. @example "referrer" */ tier: string | null;
   /** @example "2026-11-21T09:30:00.000Z" */ created_at: string;
-  /** @example "2 часа назад" */ relative_time: string;
+  /** `Intl.RelativeTimeFormat` in the answer's locale. @example "2 часа назад" */
+  relative_time: string;
 }
 
 export class EmbedCabinetResponse {

@@ -3,7 +3,6 @@ import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
-  IsIn,
   IsObject,
   IsString,
   Length,
@@ -11,13 +10,12 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
+import { IsCurrency, IsLocale, ToCanonicalLocale } from '../../common/i18n/validators';
 import { ProgramDto } from './program.dto';
 import { IsExactOrigin, IsHostName, IsLinkTemplates } from './tenant-validators';
 
 /** Optional, but `null` is validated (and refused) rather than taken as absent. */
 const Optional = () => ValidateIf((_object: object, value: unknown) => value !== undefined);
-
-export const TENANT_LOCALES = ['ru-RU', 'en'] as const;
 
 export class CreateTenantDto {
   /** Lower-case letters, digits and hyphens; used in URLs and widget snippets. @example "acme" */
@@ -32,13 +30,21 @@ export class CreateTenantDto {
   /** Exact origins allowed to embed the widgets. @example ["https://acme.example"] */
   @IsArray() @ArrayMaxSize(50) @IsExactOrigin({ each: true }) allowed_origins: string[];
 
-  /** ISO 4217 code of the tenant's main currency. @example "RUB" */
-  @Optional()
-  @Matches(/^[A-Z]{3}$/, { message: 'must be an ISO 4217 code such as RUB' })
-  currency?: string;
+  /**
+   * The tenant's main currency (default `RUB`): any ISO 4217 code `Intl` knows
+   * (`Intl.supportedValuesOf('currency')`), in upper case. The widgets' totals are in it.
+   * @example "RUB"
+   */
+  @Optional() @IsCurrency() currency?: string;
 
-  /** Locale of human-readable strings. @example "ru-RU" */
-  @Optional() @IsIn(TENANT_LOCALES) locale?: string;
+  /**
+   * Locale of the widgets' amounts, relative times and labels (default `ru-RU`): any BCP 47 tag
+   * `Intl` supports (`en-US`, `de-DE`, `kk-KZ`, …; at most 64 characters), stored in canonical
+   * form (`en-us` → `en-US`). Amounts and relative times are exactly what `Intl` prints for it;
+   * labels are Russian for `ru` and its regional forms, English for every other language.
+   * @example "ru-RU"
+   */
+  @Optional() @ToCanonicalLocale() @IsLocale() locale?: string;
 
   /** Extra hosts allowed as website link targets. @example ["shop.acme.example"] */
   @Optional() @IsArray() @ArrayMaxSize(50) @IsHostName({ each: true }) link_domains?: string[];

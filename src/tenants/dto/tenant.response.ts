@@ -12,8 +12,8 @@ export class TenantResponse {
   /** @example "acme" */ slug: string;
   /** @example "Acme Shop" */ display_name: string;
   /** @example ["https://acme.example"] */ allowed_origins: string[];
-  /** @example "RUB" */ currency: string;
-  /** @example "ru-RU" */ locale: string;
+  /** ISO 4217. @example "RUB" */ currency: string;
+  /** A canonical BCP 47 tag (`ru-RU`, `en-US`, `de-DE`, …). @example "ru-RU" */ locale: string;
   /** @example ["shop.acme.example"] */ link_domains: string[];
   @ApiProperty({
     type: Object,
