@@ -26,4 +26,24 @@ export default tseslint.config(
       '@typescript-eslint/unbound-method': 'off',
     },
   },
+  {
+    // `@IsOptional()` lets `null` through to the services; request DTOs use `@Optional()`, which
+    // refuses it (docs/architecture.md, "Decisions where the spec was silent").
+    files: ['src/**/*.ts'],
+    ignores: ['src/config/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'class-validator',
+              importNames: ['IsOptional'],
+              message: 'Use Optional() from src/common/validation/optional: null is not absent.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -2,7 +2,6 @@ import {
   IsIn,
   IsInt,
   IsISO8601,
-  IsOptional,
   IsString,
   Length,
   Matches,
@@ -10,24 +9,25 @@ import {
   Min,
   NotEquals,
 } from 'class-validator';
+import { Optional } from '../../common/validation/optional';
 import { PageQueryDto } from '../../common/http/pagination.dto';
 import { SERVICE_USER_ID } from '../../users/dto/upsert-user.dto';
 import { BONUS_STATUSES, type BonusStatus } from '../bonus.entity';
 
 export class ListBonusesQueryDto extends PageQueryDto {
   /** @example "pending" */
-  @IsOptional() @IsIn(BONUS_STATUSES) status?: BonusStatus;
+  @Optional() @IsIn(BONUS_STATUSES) status?: BonusStatus;
 
   /** Only this partner's bonuses. @example "usr_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */
-  @IsOptional()
+  @Optional()
   @Matches(SERVICE_USER_ID, { message: 'must be a service user id (usr_…)' })
   user_id?: string;
 
   /** Created at or after (ISO 8601). @example "2026-11-01" */
-  @IsOptional() @IsISO8601({ strict: true }) created_from?: string;
+  @Optional() @IsISO8601({ strict: true }) created_from?: string;
 
   /** Created before (ISO 8601). @example "2026-12-01" */
-  @IsOptional() @IsISO8601({ strict: true }) created_to?: string;
+  @Optional() @IsISO8601({ strict: true }) created_to?: string;
 }
 
 export class CreateManualBonusDto {

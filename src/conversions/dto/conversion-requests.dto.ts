@@ -1,4 +1,5 @@
-import { IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { IsInt, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { Optional } from '../../common/validation/optional';
 
 export class RegisterConversionDto {
   /** @example "lead_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */
@@ -25,7 +26,7 @@ export class PreviewConversionDto {
   @Matches(/^[A-Z]{3}$/, { message: 'must be an ISO 4217 code such as RUB' }) currency: string;
 
   /** Optional here; ignored. @example "order-2026-000123" */
-  @IsOptional() @IsString() @Length(1, 128) external_order_id?: string;
+  @Optional() @IsString() @Length(1, 128) external_order_id?: string;
 }
 
 export class ReverseConversionDto {

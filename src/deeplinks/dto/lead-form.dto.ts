@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsObject, IsOptional, IsString, Length, ValidateNested } from 'class-validator';
+import { IsObject, IsString, Length, ValidateNested } from 'class-validator';
+import { Optional } from '../../common/validation/optional';
 import { IsLeadMetadata, KeepAsSent, LeadContactDto } from '../../leads/dto/create-lead.dto';
 
 /** The lead-form widget's body (SPEC 5): the partner is named by a signed ref. */
@@ -11,7 +12,7 @@ export class LeadFormDto {
   @ValidateNested() @Type(() => LeadContactDto) @IsObject() contact: LeadContactDto;
 
   /** @example "ofr_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */
-  @IsOptional() @IsString() @Length(1, 64) offer_id?: string;
+  @Optional() @IsString() @Length(1, 64) offer_id?: string;
 
   @ApiProperty({
     required: false,
@@ -19,7 +20,7 @@ export class LeadFormDto {
     additionalProperties: true,
     example: { page: 'spring' },
   })
-  @IsOptional()
+  @Optional()
   @KeepAsSent()
   @IsLeadMetadata()
   metadata?: Record<string, unknown>;

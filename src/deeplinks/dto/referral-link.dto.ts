@@ -1,4 +1,5 @@
-import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { IsIn, IsString, Length, Matches } from 'class-validator';
+import { Optional } from '../../common/validation/optional';
 import { TARGET_TYPES, type TargetType } from '../deeplink.entity';
 
 export class CreateReferralLinkDto {
@@ -9,10 +10,10 @@ export class CreateReferralLinkDto {
   @IsString() @Length(1, 2048) target_id: string;
 
   /** Shown on the landing page. @example "My favourite shop — try the spring collection!" */
-  @IsOptional() @IsString() @Length(1, 500) recommendation_text?: string;
+  @Optional() @IsString() @Length(1, 500) recommendation_text?: string;
 
   /** @example "SPRING-10" */
-  @IsOptional()
+  @Optional()
   @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: 'must be 1–64 of A-Z a-z 0-9 _ -' })
   promo_code?: string;
 }

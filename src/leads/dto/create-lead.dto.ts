@@ -3,7 +3,6 @@ import { Transform, Type } from 'class-transformer';
 import {
   IsEmail,
   IsObject,
-  IsOptional,
   IsString,
   Length,
   Matches,
@@ -13,6 +12,7 @@ import {
   ValidateNested,
   ValidationOptions,
 } from 'class-validator';
+import { Optional } from '../../common/validation/optional';
 import { SERVICE_USER_ID } from '../../users/dto/upsert-user.dto';
 
 /**
@@ -74,7 +74,7 @@ export class CreateLeadDto {
   @ValidateNested() @Type(() => LeadContactDto) @IsObject() contact: LeadContactDto;
 
   /** @example "ofr_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */
-  @IsOptional() @IsString() @Length(1, 64) offer_id?: string;
+  @Optional() @IsString() @Length(1, 64) offer_id?: string;
 
   /** Free-form key/value data, returned in lead.created. */
   @ApiProperty({
@@ -83,7 +83,7 @@ export class CreateLeadDto {
     additionalProperties: true,
     example: { utm_source: 'newsletter' },
   })
-  @IsOptional()
+  @Optional()
   @KeepAsSent()
   @IsLeadMetadata()
   metadata?: Record<string, unknown>;

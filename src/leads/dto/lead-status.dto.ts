@@ -1,4 +1,5 @@
-import { IsIn, IsOptional, IsString, Length } from 'class-validator';
+import { IsIn, IsString, Length } from 'class-validator';
+import { Optional } from '../../common/validation/optional';
 import { LEAD_STATUSES, type LeadStatus } from '../lead.entity';
 
 export class ChangeLeadStatusDto {
@@ -6,5 +7,5 @@ export class ChangeLeadStatusDto {
   @IsIn(LEAD_STATUSES) status: LeadStatus;
 
   /** @example "Customer could not be reached" */
-  @IsOptional() @IsString() @Length(1, 500) reason?: string;
+  @Optional() @IsString() @Length(1, 500) reason?: string;
 }

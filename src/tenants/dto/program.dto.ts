@@ -1,14 +1,6 @@
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsInt,
-  IsOptional,
-  IsString,
-  Max,
-  Min,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsInt, IsString, Max, Min, ValidateNested } from 'class-validator';
+import { Optional } from '../../common/validation/optional';
 import { MAX_UPLINE_TIERS } from '../program';
 import { IsValidTierList } from './tenant-validators';
 
@@ -17,22 +9,22 @@ export class ProgramTierDto {
   @IsString() tier: string;
 
   /** Share of the conversion amount in basis points (1000 = 10 %). @example 1000 */
-  @IsOptional() @IsInt() @Min(0) @Max(10000) percent_bp?: number;
+  @Optional() @IsInt() @Min(0) @Max(10000) percent_bp?: number;
 
   /** A fixed amount in kopecks, whatever the conversion amount. @example 5000 */
-  @IsOptional() @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER) fixed_kopecks?: number;
+  @Optional() @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER) fixed_kopecks?: number;
 }
 
 /** The commission plan (SPEC 2.1). Omitted fields take the defaults. */
 export class ProgramDto {
   /** Bonus accrued to the referrer for every new lead, in kopecks. @example 0 */
-  @IsOptional() @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER) lead_bonus_kopecks?: number;
+  @Optional() @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER) lead_bonus_kopecks?: number;
 
   /**
    * Tiers in chain order.
    * @example [{"tier": "referrer", "percent_bp": 1000}, {"tier": "upline_1", "percent_bp": 300}]
    */
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(MAX_UPLINE_TIERS + 1)
   @ValidateNested({ each: true })
@@ -41,5 +33,5 @@ export class ProgramDto {
   tiers?: ProgramTierDto[];
 
   /** Hours a bonus stays pending before it is approved automatically; 0: at the next sweep. @example 336 */
-  @IsOptional() @IsInt() @Min(0) @Max(24 * 365) grace_period_hours?: number;
+  @Optional() @IsInt() @Min(0) @Max(24 * 365) grace_period_hours?: number;
 }

@@ -1,8 +1,9 @@
-import { IsOptional, IsString, Length } from 'class-validator';
+import { IsString, Length } from 'class-validator';
+import { Optional } from '../../common/validation/optional';
 
 export class CreateTenantKeyDto {
   /** A label to tell keys apart. @example "production backend" */
-  @IsOptional() @IsString() @Length(1, 200) name?: string;
+  @Optional() @IsString() @Length(1, 200) name?: string;
 }
 
 export class TenantKeyResponse {

@@ -1,13 +1,5 @@
-import {
-  IsBoolean,
-  IsEmail,
-  IsIn,
-  IsOptional,
-  IsString,
-  Length,
-  Matches,
-  MaxLength,
-} from 'class-validator';
+import { IsBoolean, IsEmail, IsIn, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { Optional } from '../../common/validation/optional';
 import { MEMBER_ROLES, type MemberRole } from '../member.entity';
 
 export const SERVICE_USER_ID = /^usr_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -17,29 +9,29 @@ export class UpsertUserDto {
   @IsString() @Length(1, 128) external_id: string;
 
   /** Social network id; links the same person across tenants. @example "id123456" */
-  @IsOptional() @IsString() @Length(1, 128) vk_id?: string;
+  @Optional() @IsString() @Length(1, 128) vk_id?: string;
 
   /** @example "maria@example.com" */
-  @IsOptional() @IsEmail() @MaxLength(254) email?: string;
+  @Optional() @IsEmail() @MaxLength(254) email?: string;
 
   /** @example "Maria Ivanova" */
-  @IsOptional() @IsString() @Length(1, 200) full_name?: string;
+  @Optional() @IsString() @Length(1, 200) full_name?: string;
 
   /** Whether the tenant has verified `email`; only a verified email links people across tenants. @example true */
-  @IsOptional() @IsBoolean() email_verified?: boolean;
+  @Optional() @IsBoolean() email_verified?: boolean;
 
   /**
    * The member's role in the partner program (extends the seed): shown in the widgets as
    * `badge.role_label` and `partnership_role`. New members default to `partner`; absent leaves
    * the role as it is. @example "ambassador"
    */
-  @IsOptional() @IsIn(MEMBER_ROLES) role?: MemberRole;
+  @Optional() @IsIn(MEMBER_ROLES) role?: MemberRole;
 
   /**
    * The service user id of the person who referred this user (extends the seed). Set once: a
    * member's referrer never changes afterwards. @example "usr_01JD0Z6V2Y8K3M4N5P6Q7R8S9T"
    */
-  @IsOptional()
+  @Optional()
   @Matches(SERVICE_USER_ID, { message: 'must be a service user id (usr_…)' })
   referrer_user_id?: string;
 
@@ -48,5 +40,5 @@ export class UpsertUserDto {
    * its referrer is used. A changed byte or another tenant's ref is 422 invalid_ref.
    * @example "eyJ0Ijoib3JnXzAxSkQwWjZWMlk4SzNNNE41UDZRN1I4UzlUIn0.Qm9nVXNfU2lnbmF0dXJl"
    */
-  @IsOptional() @IsString() @Length(1, 1024) signed_ref?: string;
+  @Optional() @IsString() @Length(1, 1024) signed_ref?: string;
 }

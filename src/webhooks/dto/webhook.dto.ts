@@ -3,11 +3,11 @@ import {
   IsArray,
   IsBoolean,
   IsIn,
-  IsOptional,
   IsString,
   IsUrl,
   MaxLength,
 } from 'class-validator';
+import { Optional } from '../../common/validation/optional';
 import { PageQueryDto } from '../../common/http/pagination.dto';
 import { EVENT_TYPES, type EventType } from '../../events/event-types';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../webhook-delivery.entity';
@@ -26,10 +26,10 @@ export class PutWebhookDto {
   events: EventType[];
 
   /** @example true */
-  @IsOptional() @IsBoolean() enabled?: boolean;
+  @Optional() @IsBoolean() enabled?: boolean;
 }
 
 export class ListWebhookEventsQueryDto extends PageQueryDto {
   /** @example "dead" */
-  @IsOptional() @IsIn(DELIVERY_STATUSES) status?: DeliveryStatus;
+  @Optional() @IsIn(DELIVERY_STATUSES) status?: DeliveryStatus;
 }
