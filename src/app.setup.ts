@@ -2,12 +2,14 @@ import { INestApplication, ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { validationExceptionFactory } from './common/errors/validation';
 import { headersSetBy, installFastLanes } from './common/http/fast-lane';
+import { FORM_PATHS, formBodyMiddlewares } from './common/http/form-body';
+import { requestTargetMiddleware } from './common/http/hostile-input';
 import { jsonBodyMiddlewares } from './common/http/json-body';
 import { requestIdMiddleware } from './common/http/request-id';
 import { httpMetricsMiddleware } from './common/metrics/http-metrics';
@@ -38,9 +40,12 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.use((req: Request, res: Response, next: NextFunction) =>
     (req.path.startsWith('/oauth/') ? popupHeaders : headers)(req, res, next),
   );
+  // Control characters, unpaired surrogates, bad escapes or overlong text in the path or query:
+  // 400 before anything reads them (common/http/hostile-input.ts).
+  app.use(requestTargetMiddleware);
+  // The HTML pages (popup, landing page, admin pages) post plain forms, and nothing else.
+  app.use(FORM_PATHS, ...formBodyMiddlewares());
   app.use(...jsonBodyMiddlewares());
-  // The HTML pages (popup, landing page) post plain forms.
-  app.use(['/oauth', '/s', '/org'], express.urlencoded({ extended: false, limit: '64kb' }));
   app.useGlobalPipes(
     new ValidationPipe({
       whitelist: true,

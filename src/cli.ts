@@ -13,6 +13,7 @@ import { CreateTenantDto } from './tenants/dto/create-tenant.dto';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { flattenValidationErrors } from './common/errors/validation';
+import { bodyProblem } from './common/http/hostile-input';
 
 const USAGE = `Usage:
   npm run cli -- tenant:create --slug <slug> --name <display name> --origin <https://origin> [--origin …]
@@ -44,7 +45,11 @@ async function main(argv: string[]): Promise<number> {
     locale: values.locale,
     link_domains: values['link-domain'],
   });
-  const errors = flattenValidationErrors(validateSync(dto, { whitelist: true }));
+  // The same text rules as the HTTP surfaces (control characters, unpaired surrogates).
+  const hostile = bodyProblem({ ...dto });
+  const errors = hostile
+    ? [hostile]
+    : flattenValidationErrors(validateSync(dto, { whitelist: true }));
   if (errors.length) {
     for (const e of errors) process.stderr.write(`${flagOf(e.field)}: ${e.message}\n`);
     process.stderr.write(`${USAGE}\n`);

@@ -4,6 +4,7 @@ import { Logger } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import proxyaddr from 'proxy-addr';
 import { countRequest } from '../metrics/http-metrics';
+import { requestTargetProblem } from './hostile-input';
 import { REQUEST_ID_HEADER, requestIdFrom } from './request-id';
 
 /**
@@ -108,7 +109,10 @@ export function installFastLanes(
     pipeline(req, res);
   };
   server.on('request', (req: IncomingMessage, res: ServerResponse) =>
-    dispatch(req, res, 0, process.hrtime.bigint()),
+    // A hostile request target is never a lane's: the pipeline refuses it (hostile-input.ts).
+    requestTargetProblem(req.url ?? '/')
+      ? pipeline(req, res)
+      : dispatch(req, res, 0, process.hrtime.bigint()),
   );
 }
 

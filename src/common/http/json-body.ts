@@ -1,11 +1,15 @@
 import express, { NextFunction, Request, Response } from 'express';
 import typeis from 'type-is';
 import { DomainError, ValidationFailedError } from '../errors/domain-error';
+import { bodyProblem } from './hostile-input';
 
 export const BODY_LIMIT = '64kb';
 const JSON_TYPES = ['application/json', 'application/*+json'];
 /** The JSON APIs; HTML pages (popup, admin pages) parse their own forms. */
 const JSON_API = /^\/(admin|federation|embed)\//;
+
+const UNREADABLE_BODY =
+  'The body could not be read: its Content-Encoding does not match its bytes, or it is cut short.';
 
 /** body-parser names its failures in `error.type`. */
 const PARSER_ERRORS: Record<string, { status: number; code: string; detail: string }> = {
@@ -43,7 +47,9 @@ const PARSER_ERRORS: Record<string, { status: number; code: string; detail: stri
 
 /**
  * JSON bodies only on the JSON APIs (SPEC 1): a body of another type is 415, one over 64 KiB is 413
- * (raised by the parser, mapped by the problem filter), and the top level must be an object.
+ * (raised by the parser, mapped by the problem filter), and the top level must be an object
+ * whose keys and strings pass bodyProblem (hostile-input.ts: depth, reserved keys, control
+ * characters, unpaired surrogates).
  */
 export function jsonBodyMiddlewares() {
   const parse = express.json({ limit: BODY_LIMIT, type: JSON_TYPES, strict: true });
@@ -61,40 +67,24 @@ export function jsonBodyMiddlewares() {
     parse,
     // Nest would turn the parser's errors into bare HTTP exceptions; name them here instead.
     (error: unknown, _req: Request, _res: Response, next: NextFunction) => {
-      const known = PARSER_ERRORS[(error as { type?: string } | null)?.type ?? ''];
-      next(known ? new DomainError(known.status, known.code, known.detail) : error);
+      if (error instanceof DomainError) return next(error); // refused before the parser
+      const { type, status } = (error ?? {}) as { type?: unknown; status?: unknown };
+      const known = PARSER_ERRORS[typeof type === 'string' ? type : ''];
+      if (known) return next(new DomainError(known.status, known.code, known.detail));
+      // Anything else the parser refuses is the client's body too, never a 500: above all a
+      // `Content-Encoding` (gzip, deflate, br) whose bytes do not decompress.
+      if (typeof status === 'number' && status >= 400 && status < 500) {
+        return next(new DomainError(400, 'invalid_json', UNREADABLE_BODY));
+      }
+      next(error);
     },
     (req: Request, _res: Response, next: NextFunction) => {
       if (req.body !== undefined && (typeof req.body !== 'object' || Array.isArray(req.body))) {
         return next(new DomainError(400, 'validation_failed', 'The body must be a JSON object.'));
       }
-      const reserved = req.body === undefined ? undefined : reservedKeyPath(req.body);
-      if (reserved) {
-        return next(
-          new ValidationFailedError([
-            { field: reserved, message: 'uses a reserved key (__proto__, constructor, prototype)' },
-          ]),
-        );
-      }
+      const problem = req.body === undefined ? undefined : bodyProblem(req.body);
+      if (problem) return next(new ValidationFailedError([problem]));
       next();
     },
   ];
-}
-
-const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
-
-/**
- * The path of the first reserved key anywhere in a parsed body. Such keys cannot be carried
- * faithfully through object mapping (and are the stuff of prototype pollution), so they are
- * refused rather than silently dropped.
- */
-function reservedKeyPath(value: unknown, path = ''): string | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  for (const key of Object.keys(value)) {
-    const here = path ? `${path}.${key}` : key;
-    if (RESERVED_KEYS.has(key)) return here;
-    const nested = reservedKeyPath((value as Record<string, unknown>)[key], here);
-    if (nested) return nested;
-  }
-  return undefined;
 }
