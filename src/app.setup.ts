@@ -14,6 +14,7 @@ import { jsonBodyMiddlewares } from './common/http/json-body';
 import { requestIdMiddleware } from './common/http/request-id';
 import { httpMetricsMiddleware } from './common/metrics/http-metrics';
 import { AppConfig } from './config/app-config';
+import { expressTrustProxy } from './config/trust-proxy';
 import { ShortLinkLane } from './deeplinks/short-link.lane';
 import { EmbedReadLane } from './embed/embed-read.lane';
 
@@ -31,7 +32,9 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   // No SHA-1 of every JSON answer (~0.1–0.2 ms each): no API client sends If-None-Match, and the
   // widget script, which is revalidated, sets its own version ETag.
   app.set('etag', false);
-  app.set('trust proxy', 'loopback');
+  // Whose X-Forwarded-For names the client for req.ip and the per-IP rate limits: nobody's unless
+  // TRUST_PROXY says so (src/config/trust-proxy.ts).
+  app.set('trust proxy', expressTrustProxy(config.trustProxy));
   // The popup must keep window.opener on every response of its flow, redirects included (SPEC 5),
   // so /oauth gets helmet without Cross-Origin-Opener-Policy.
   const headers = helmet();

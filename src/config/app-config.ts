@@ -1,3 +1,5 @@
+import type { TrustProxy } from './trust-proxy';
+
 export type ProcessRole = 'api' | 'worker' | 'all';
 
 /**
@@ -44,6 +46,8 @@ export class AppConfig {
   readonly rateLimits!: boolean;
   readonly logLevel!: string;
   readonly queuePrefix!: string;
+  /** Whose X-Forwarded-For names the client (`false`: nobody's; see trust-proxy.ts). */
+  readonly trustProxy!: TrustProxy;
 
   constructor(values: AppConfig) {
     Object.assign(this, values);

@@ -9,7 +9,9 @@ import {
   Max,
   Min,
   MinLength,
+  ValidateBy,
 } from 'class-validator';
+import { trustProxyError } from './trust-proxy';
 
 /** Booleans are written `true` or `false`; anything else is refused rather than read as false. */
 const BOOLEAN = ['true', 'false'];
@@ -89,6 +91,20 @@ export class EnvironmentVariables {
   @IsOptional()
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL?: string;
+
+  /**
+   * Whose X-Forwarded-For names the client (SPEC 12; default: nobody's): false, a hop count, or
+   * a comma-separated list of loopback, linklocal, uniquelocal, IP addresses and CIDR blocks.
+   */
+  @IsOptional()
+  @ValidateBy({
+    name: 'isTrustProxy',
+    validator: {
+      validate: (value: unknown) => trustProxyError(value) === undefined,
+      defaultMessage: (args) => trustProxyError(args?.value) ?? 'is not valid',
+    },
+  })
+  TRUST_PROXY?: string;
 
   /** Prefix of every Bull key in Redis; lets several deployments (or test runs) share one Redis. */
   @IsOptional() @Matches(/^[A-Za-z0-9:_-]{1,64}$/) QUEUE_PREFIX?: string;

@@ -5,6 +5,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { AppConfig, ProcessRole } from './app-config';
 import { EnvironmentVariables } from './env.schema';
+import { parseTrustProxy } from './trust-proxy';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -99,6 +100,7 @@ export function loadConfig(
     rateLimits: (raw.RATE_LIMITS ?? 'on') === 'on',
     logLevel: raw.LOG_LEVEL ?? (raw.NODE_ENV === 'test' ? 'warn' : 'info'),
     queuePrefix: raw.QUEUE_PREFIX ?? 'bull',
+    trustProxy: parseTrustProxy(raw.TRUST_PROXY),
   });
 }
 

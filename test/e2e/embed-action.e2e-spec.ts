@@ -817,7 +817,7 @@ describe('rate limits (RATE_LIMITS=on)', () => {
     if (secondOfMinute > latestSecond)
       await new Promise((r) => setTimeout(r, (61 - secondOfMinute) * 1000));
   };
-  /** Requests come from loopback, whose X-Forwarded-For the app trusts: one address per test. */
+  /** Requests come from loopback, whose X-Forwarded-For this app trusts: one address per test. */
   const testIp = () => `203.0.113.${1 + Math.floor(Math.random() * 250)}`;
   const referralLink = (from: string, slug = tenant.slug, o = origin, bearer = token) =>
     t
@@ -831,6 +831,7 @@ describe('rate limits (RATE_LIMITS=on)', () => {
   beforeAll(async () => {
     t = await createTestApp({
       RATE_LIMITS: 'on',
+      TRUST_PROXY: 'loopback',
       QUEUE_PREFIX: `${process.env.TEST_QUEUE_PREFIX}:rl${randomBytes(3).toString('hex')}`,
       PROCESS_ROLE: 'api',
     });
