@@ -29,8 +29,8 @@ USER node
 EXPOSE 3000
 
 # Liveness only (no dependency checks); /health/ready is for load balancers. Node 20 has fetch.
-# A worker container (PROCESS_ROLE=worker) serves no HTTP: turn this check off for it.
+# A worker container (PROCESS_ROLE=worker) answers it on WORKER_HEALTH_PORT when that is set.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/health/live').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.WORKER_HEALTH_PORT || process.env.PORT || 3000) + '/health/live').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 
 CMD ["node", "dist/main"]
