@@ -9,6 +9,7 @@ import { AppConfig } from '../config/app-config';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { type AuthorizeParams, authorizeQuery, parseAuthorizeParams } from './authorize.dto';
 import { codePage, consentPage, emailPage, errorPage, messagePage } from './pages';
+import { LimitedPerIp } from './sign-in-limits';
 import { SESSION_TTL_MS, SignInService } from './sign-in.service';
 
 export const SESSION_COOKIE = 'svc_session';
@@ -52,6 +53,7 @@ export class AuthorizeController {
   }
 
   @Post('email')
+  @LimitedPerIp('email')
   @HttpCode(200)
   async email(@Body() body: Record<string, unknown>, @Res() res: Response) {
     const ctx = await this.context(body, res);
@@ -65,6 +67,7 @@ export class AuthorizeController {
   }
 
   @Post('code')
+  @LimitedPerIp('code')
   @HttpCode(200)
   async code(@Body() body: Record<string, unknown>, @Res() res: Response) {
     const ctx = await this.context(body, res);

@@ -98,3 +98,97 @@ describe.each([
     }, 90_000);
   }
 });
+
+/**
+ * The popup's sign-in steps have per-IP limits besides the per-email ones (issue #15): 20 code
+ * requests and 30 code tries per IP in 10 minutes, answered with the popup's own 429 page.
+ */
+describe('popup sign-in steps: per-IP limits', () => {
+  let t: TestApp;
+  let tenant: TestTenant;
+  const params = (state: string) => ({
+    client_id: tenant.slug,
+    response_type: 'code',
+    scope: 'profile:read',
+    state,
+    popup: '1',
+  });
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      RATE_LIMITS: 'on',
+      TRUST_PROXY: 'loopback', // one client address per test, named in X-Forwarded-For
+      QUEUE_PREFIX: `${process.env.TEST_QUEUE_PREFIX}:pop${randomBytes(3).toString('hex')}`,
+      PROCESS_ROLE: 'api',
+    });
+    tenant = await createTenant(t);
+  });
+  afterAll(() => t?.close());
+
+  /** The counts live in 10-minute windows: do not start a test in a window's last seconds. */
+  const startEarlyInAWindow = async () => {
+    const intoWindow = (Date.now() / 1000) % 600;
+    if (intoWindow > 580) await new Promise((r) => setTimeout(r, (601 - intoWindow) * 1000));
+  };
+
+  /** Posts a step's form as the popup page would: with the form page's cookie and _csrf, if any. */
+  async function poster(ip: string) {
+    const query = new URLSearchParams(params('limits')).toString();
+    const page = await t.http().get(`/oauth/authorize?${query}`).set('X-Forwarded-For', ip);
+    expect(page.status).toBe(200);
+    const cookie = ([] as string[])
+      .concat(page.headers['set-cookie'] ?? [])
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const csrf = /name="_csrf" value="([^"]*)"/.exec(page.text)?.[1];
+    return (step: 'email' | 'code', fields: Record<string, string>, from = ip) =>
+      t
+        .http()
+        .post(`/oauth/authorize/${step}`)
+        .set('X-Forwarded-For', from)
+        .set('Origin', new URL(t.config.publicBaseUrl).origin)
+        .set('Cookie', cookie)
+        .type('form')
+        .send({ ...params('limits'), ...fields, ...(csrf === undefined ? {} : { _csrf: csrf }) });
+  }
+
+  function expectLimitedPage(res: Awaited<ReturnType<Awaited<ReturnType<typeof poster>>>>) {
+    expect(res.status).toBe(429);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['x-frame-options']).toBe('DENY');
+    expect(res.headers['cross-origin-opener-policy']).toBeUndefined(); // the popup keeps its opener
+    expect(res.text).toContain('Too many sign-in attempts');
+    const retryAfter = Number(res.headers['retry-after']);
+    expect(Number.isInteger(retryAfter)).toBe(true);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(600);
+  }
+
+  it('the email step: the 21st code request from one IP in 10 minutes is a 429 page with Retry-After', async () => {
+    await startEarlyInAWindow();
+    const ip = anIp();
+    const post = await poster(ip);
+    const email = (n: number) => ({
+      email: `nobody-${n}-${randomBytes(3).toString('hex')}@x.example`,
+    });
+    for (let n = 1; n <= 20; n++) expect((await post('email', email(n))).status).toBe(200);
+    expectLimitedPage(await post('email', email(21)));
+    // Per IP: another client is not limited.
+    expect((await post('email', email(22), anIp())).status).toBe(200);
+  }, 60_000);
+
+  it('the code step: the 31st code try from one IP in 10 minutes is a 429 page with Retry-After', async () => {
+    await startEarlyInAWindow();
+    const ip = anIp();
+    const post = await poster(ip);
+    // Tries spread over many emails: the per-email limits alone would never stop them.
+    const attempt = (n: number) => ({
+      email: `nobody-${n}-${randomBytes(3).toString('hex')}@x.example`,
+      code: String(100000 + n),
+    });
+    for (let n = 1; n <= 30; n++) expect((await post('code', attempt(n))).status).toBe(200);
+    expectLimitedPage(await post('code', attempt(31)));
+    expect((await post('code', attempt(32), anIp())).status).toBe(200);
+  }, 60_000);
+});
