@@ -40,19 +40,34 @@ describe('availability', () => {
       await pg?.destroy();
     });
 
+    /** What each request answers while PostgreSQL is up; down, each must be 503. */
     const requests = (i: number) => [
-      () =>
-        t
-          .http()
-          .post('/federation/v1/users/upsert')
-          .set('X-Service-Tenant-Key', tenant.key)
-          .send({ external_id: `outage-${i}` }),
-      () =>
-        t
-          .http()
-          .get(`/admin/v1/tenants/${tenant.slug}`)
-          .set('Authorization', `Bearer ${t.adminToken}`),
-      () => t.http().get('/health/ready'),
+      {
+        up: 200,
+        send: () =>
+          t
+            .http()
+            .post('/federation/v1/users/upsert')
+            .set('X-Service-Tenant-Key', tenant.key)
+            .send({ external_id: `outage-${i}` }),
+      },
+      {
+        up: 200,
+        send: () =>
+          t
+            .http()
+            .get(`/admin/v1/tenants/${tenant.slug}`)
+            .set('Authorization', `Bearer ${t.adminToken}`),
+      },
+      // Pages: an unknown admin-page session (looked up in the database) and a short link.
+      {
+        up: 303,
+        page: true,
+        send: () =>
+          t.http().get(`/org/${tenant.slug}/integration`).set('Cookie', 'svc_admin=not-a-session'),
+      },
+      { up: 404, page: true, send: () => t.http().get('/s/NoSuch42') },
+      { up: 200, ready: true, send: () => t.http().get('/health/ready') },
     ];
 
     it('answers 503 unavailable with Retry-After while it is down, never 500, and recovers', async () => {
@@ -61,22 +76,27 @@ describe('availability', () => {
       let i = 0;
       const round = async () => {
         const sends = requests(i++);
-        const answers = await Promise.all(sends.map((send) => send()));
+        const answers = await Promise.all(sends.map(({ send }) => send()));
+        let allUp = true;
         for (const [n, res] of answers.entries()) {
+          const { up, page, ready } = sends[n] as { up: number; page?: boolean; ready?: boolean };
           seen[res.status] = (seen[res.status] ?? 0) + 1;
-          if (res.status >= 500) {
-            expect(res.status).toBe(503);
+          if (res.status === up) continue;
+          allUp = false;
+          expect(res.status).toBe(503);
+          expect(res.text).not.toMatch(/\n\s+at\s|ECONNREFUSED|57P0|terminat/i);
+          if (page) {
+            expect(res.headers['content-type']).toMatch(/^text\/html/);
+            expect(res.text).toMatch(/Temporarily unavailable/);
+          } else {
             expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
             expect(res.body).toMatchObject({ status: 503, code: 'unavailable' });
-            if (n === sends.length - 1) continue; // readiness: no Retry-After
-            expect(res.headers['retry-after']).toBe('5');
-            expect(res.text).not.toMatch(/\n\s+at\s|ECONNREFUSED|57P0|terminat/i);
-            problems.push(res.body.code as string);
-          } else {
-            expect(res.status).toBe(200);
           }
+          if (ready) continue; // readiness says what is down; it has no Retry-After
+          expect(res.headers['retry-after']).toBe('5');
+          problems.push(String(n));
         }
-        return answers.every((res) => res.status === 200);
+        return allUp;
       };
 
       expect(await round()).toBe(true);
@@ -94,7 +114,9 @@ describe('availability', () => {
         if (!recovered) await sleep(200);
       }
       expect(recovered).toBe(true);
-      expect(Object.keys(seen).filter((s) => s !== '200' && s !== '503')).toEqual([]);
+      expect(Object.keys(seen).filter((s) => !['200', '303', '404', '503'].includes(s))).toEqual(
+        [],
+      );
       process.stdout.write(
         `\nPostgreSQL restart under requests: answers by status ${JSON.stringify(seen)}\n`,
       );

@@ -8,6 +8,7 @@ import {
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { QueryFailedError } from 'typeorm';
+import { HTML_SURFACE, sendErrorPage } from '../http/hostile-input';
 import { DatabaseUnavailableError, DomainError } from './domain-error';
 import { PROBLEM_CONTENT_TYPE, Problem, problem } from './problem';
 import { isDatabaseUnavailable, mapPgError } from './pg-errors';
@@ -31,6 +32,19 @@ export class ProblemFilter implements ExceptionFilter {
       for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
     }
     if (res.headersSent) return;
+    if (body.status >= 500 && HTML_SURFACE.test(req.originalUrl)) {
+      // A person is looking at a page: an HTML page that says to try again, not JSON.
+      const away = body.status === 503;
+      return sendErrorPage(
+        req,
+        res,
+        body.status,
+        away ? 'Temporarily unavailable' : 'Something went wrong',
+        away
+          ? 'The service cannot reach its database right now. Please try again in a few seconds.'
+          : `Please try again later. If it happens again, quote this reference: ${body.request_id ?? 'none'}.`,
+      );
+    }
     res.status(body.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
   }
 
