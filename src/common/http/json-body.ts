@@ -6,7 +6,7 @@ import { bodyProblem } from './hostile-input';
 export const BODY_LIMIT = '64kb';
 const JSON_TYPES = ['application/json', 'application/*+json'];
 /** The JSON APIs; HTML pages (popup, admin pages) parse their own forms. */
-const JSON_API = /^\/(admin|federation|embed)\//;
+export const JSON_API = /^\/(admin|federation|embed)\//;
 
 const UNREADABLE_BODY =
   'The body could not be read: its Content-Encoding does not match its bytes, or it is cut short.';
