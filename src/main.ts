@@ -5,13 +5,18 @@ import { AppModule } from './app.module';
 import { createApp } from './app.setup';
 import { ConfigError, loadConfig } from './config/load-config';
 import type { AppConfig } from './config/app-config';
-import { ensureDatabase, runMigrations } from './database/ensure-database';
+import {
+  checkDatabase,
+  describeDatabaseError,
+  ensureDatabase,
+  runMigrations,
+} from './database/ensure-database';
 import { ReadinessService } from './health/readiness.service';
 import { startWorkerHealthServer } from './health/worker-health.server';
 
 /** Creates the database if needed and applies pending migrations (MIGRATIONS_RUN). */
 export async function prepareDatabase(config: AppConfig, log: (message: string) => void) {
-  if (!config.migrationsRun) return;
+  if (!config.migrationsRun) return checkDatabase(config.databaseUrl);
   if (await ensureDatabase(config.databaseUrl)) log('Created the database');
   const applied = await runMigrations(config.databaseUrl);
   if (applied.length) log(`Applied migrations: ${applied.join(', ')}`);
@@ -28,7 +33,14 @@ async function bootstrap(): Promise<void> {
     }
     throw error;
   }
-  await prepareDatabase(config, (message) => process.stdout.write(`${message}\n`));
+  try {
+    await prepareDatabase(config, (message) => process.stdout.write(`${message}\n`));
+  } catch (error) {
+    const line = describeDatabaseError(error, config.databaseUrl);
+    if (!line) throw error;
+    process.stderr.write(`${line}\n`);
+    process.exit(1);
+  }
 
   if (config.processRole === 'worker') {
     const context = await NestFactory.createApplicationContext(AppModule.forRoot(config), {

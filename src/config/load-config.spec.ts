@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, loadConfig, LoadConfigOptions } from './load-config';
+import { ConfigError, DEV_SECRETS_FILE, loadConfig, LoadConfigOptions } from './load-config';
 
 const SECRETS = {
   ADMIN_TOKEN: 'adm_0123456789abcdefghijklmnop',
@@ -33,6 +33,32 @@ describe('loadConfig', () => {
     }
     throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
   }
+
+  describe('startup checks that name the problem (issue #22)', () => {
+    it('WEBHOOK_CA_FILE naming a missing file is one line naming the file and the fix', () => {
+      const missing = join(dir, 'no-such-ca.pem');
+      const error = configError({ ...SECRETS, WEBHOOK_CA_FILE: missing });
+      expect(error.problems).toEqual([
+        `WEBHOOK_CA_FILE cannot be read (ENOENT: ${missing}); point it at a PEM certificate file or unset it`,
+      ]);
+    });
+
+    it('WEBHOOK_CA_FILE that holds no certificate is refused; a PEM file is taken', () => {
+      const notPem = join(dir, 'not.pem');
+      writeFileSync(notPem, 'hello');
+      expect(configError({ ...SECRETS, WEBHOOK_CA_FILE: notPem }).problems).toEqual([
+        `WEBHOOK_CA_FILE holds no PEM certificate (${notPem})`,
+      ]);
+      const pem = join(dir, 'ca.pem');
+      writeFileSync(pem, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+      expect(loadConfig({ ...SECRETS, WEBHOOK_CA_FILE: pem }, options).webhook.caFile).toBe(pem);
+    });
+
+    it('keeps development secrets in the project folder, whatever the working directory', () => {
+      expect(DEV_SECRETS_FILE).toBe(join(__dirname, '..', '..', '.dev-secrets.json'));
+      expect(statSync(join(DEV_SECRETS_FILE, '..', 'package.json')).isFile()).toBe(true);
+    });
+  });
 
   describe('defaults (SPEC 7)', () => {
     it('suit a local run when nothing is set', () => {
@@ -76,6 +102,8 @@ describe('loadConfig', () => {
     });
 
     it('reads every variable that is set', () => {
+      const caFile = join(dir, 'ca.pem');
+      writeFileSync(caFile, '-----BEGIN CERTIFICATE-----\n');
       const config = loadConfig(
         {
           ...SECRETS,
@@ -88,7 +116,7 @@ describe('loadConfig', () => {
           WEBHOOK_RETRY_DELAYS_MS: '100,200,300',
           WEBHOOK_TIMEOUT_MS: '2500',
           WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-          WEBHOOK_CA_FILE: '/etc/ca.pem',
+          WEBHOOK_CA_FILE: caFile,
           BONUS_APPROVAL_SWEEP_MS: '500',
           SMTP_URL: 'smtp://mail:25',
           MAIL_FROM: 'Ref <ref@example.com>',
@@ -117,7 +145,7 @@ describe('loadConfig', () => {
         retryDelaysMs: [100, 200, 300],
         timeoutMs: 2500,
         allowPrivateTargets: true,
-        caFile: '/etc/ca.pem',
+        caFile,
       });
       expect(config.secretsEncryptionKey).toEqual(Buffer.alloc(32, 9));
     });

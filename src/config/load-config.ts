@@ -29,6 +29,13 @@ const generators: Record<SecretName, () => string> = {
   SECRETS_ENCRYPTION_KEY: () => randomBytes(32).toString('base64'),
 };
 
+/**
+ * `.dev-secrets.json` in the project folder (two levels above this file, from `src/config` or
+ * `dist/config`), wherever the process was started from: a start from another folder must not
+ * make new secrets, or webhook secrets sealed under the old key could not be opened again.
+ */
+export const DEV_SECRETS_FILE = resolve(__dirname, '..', '..', '.dev-secrets.json');
+
 export interface LoadConfigOptions {
   /** Where generated development secrets are kept so that they survive a restart. */
   devSecretsFile?: string;
@@ -52,6 +59,7 @@ export function loadConfig(
       message.startsWith(error.property) ? message : `${error.property} ${message}`,
     ),
   );
+  if (raw.WEBHOOK_CA_FILE) problems.push(...caFileProblems(raw.WEBHOOK_CA_FILE));
   if (problems.length) throw new ConfigError(problems);
 
   const isProduction = raw.NODE_ENV === 'production';
@@ -108,7 +116,7 @@ function devSecrets(
   missing: readonly SecretName[],
   options: LoadConfigOptions,
 ): Partial<Record<SecretName, string>> {
-  const file = resolve(options.devSecretsFile ?? '.dev-secrets.json');
+  const file = options.devSecretsFile ?? DEV_SECRETS_FILE;
   const stored: Partial<Record<SecretName, string>> = existsSync(file)
     ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<Record<SecretName, string>>)
     : {};
@@ -119,6 +127,22 @@ function devSecrets(
     (options.onGeneratedSecrets ?? printGenerated)(fresh, file);
   }
   return { ...stored, ...fresh };
+}
+
+/** The webhook CA file must be there and hold a PEM certificate: say so now, not at first use. */
+function caFileProblems(file: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    return [
+      `WEBHOOK_CA_FILE cannot be read (${reason}: ${resolve(file)}); point it at a PEM certificate file or unset it`,
+    ];
+  }
+  return text.includes('-----BEGIN CERTIFICATE-----')
+    ? []
+    : [`WEBHOOK_CA_FILE holds no PEM certificate (${resolve(file)})`];
 }
 
 function printGenerated(secrets: Record<string, string>, file: string): void {

@@ -56,3 +56,44 @@ export async function runMigrations(databaseUrl: string): Promise<string[]> {
 export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
+
+/** Connects once and disconnects: the start fails fast, with a clear line, if it cannot. */
+export async function checkDatabase(databaseUrl: string): Promise<void> {
+  const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 10_000 });
+  try {
+    await client.connect();
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/**
+ * One line an operator can act on for a failure to reach or prepare the database at start, or
+ * undefined when `error` is not about reaching it (a bug, shown with its stack instead).
+ */
+export function describeDatabaseError(error: unknown, databaseUrl: string): string | undefined {
+  const url = new URL(databaseUrl);
+  const where = `${url.hostname}:${url.port || 5432}`;
+  const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
+  const code = (error as { code?: unknown })?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  switch (code) {
+    case '3D000':
+      return (
+        `The database "${name}" does not exist on ${where}. Create it, or start with ` +
+        `MIGRATIONS_RUN=true to have it created and migrated.`
+      );
+    case '28P01':
+    case '28000':
+      return `PostgreSQL at ${where} refused the login in DATABASE_URL (${message}).`;
+    case 'ECONNREFUSED':
+    case 'ENOTFOUND':
+    case 'EHOSTUNREACH':
+    case 'ETIMEDOUT':
+      return `Cannot reach PostgreSQL at ${where} (${code}). Is it running, and is DATABASE_URL right?`;
+    default:
+      return /timeout|terminated/i.test(message)
+        ? `Cannot reach PostgreSQL at ${where} (${message}). Is it running, and is DATABASE_URL right?`
+        : undefined;
+  }
+}
