@@ -65,7 +65,8 @@ export class WidgetController {
   /**
    * Whether the Embed APIs accept this tenant's requests from the calling page's origin. Readable
    * from any origin, unlike the Embed APIs' own refusals, so the widget can tell its developer
-   * why it was refused. It tells nothing a request with a forged Origin would not.
+   * why it was refused, and, when allowed, the tenant's locale, which the widgets use on a page
+   * that names none. It tells nothing a request with a forged Origin would not.
    */
   @Get('widget/origin-check')
   @ApiQuery({ name: 'tenant', required: true, description: 'The tenant slug', example: 'acme' })
@@ -84,11 +85,25 @@ export class WidgetController {
           ? this.ownOrigin
           : null;
     try {
-      await this.origins.resolve(req);
-      return { tenant, origin, allowed: true, code: null, detail: null };
+      const gate = await this.origins.resolve(req);
+      return {
+        tenant,
+        origin,
+        allowed: true,
+        code: null,
+        detail: null,
+        locale: gate.tenant.locale,
+      };
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      return { tenant, origin, allowed: false, code: error.code, detail: error.detail };
+      return {
+        tenant,
+        origin,
+        allowed: false,
+        code: error.code,
+        detail: error.detail,
+        locale: null,
+      };
     }
   }
 }

@@ -390,6 +390,20 @@ describe('any locale and currency (issue #14, item 3)', () => {
     });
   });
 
+  it("tells the widgets the tenant's locale in the origin check, when the origin is allowed", async () => {
+    const tenant = await createTenant(t, { locale: 'kk-kz', currency: 'KZT' });
+    const check = (origin: string) =>
+      t.http().get(`/embed/v1/widget/origin-check?tenant=${tenant.slug}`).set('Origin', origin);
+    const allowed = await check(`https://${tenant.slug}.example`);
+    expect(allowed.body).toMatchObject({ allowed: true, locale: 'kk-KZ' });
+    const refused = await check('https://elsewhere.example');
+    expect(refused.body).toMatchObject({
+      allowed: false,
+      code: 'origin_not_allowed',
+      locale: null,
+    });
+  });
+
   it('formats the admin bonus queue in the tenant locale', async () => {
     const tenant = await createTenant(t, { locale: 'de-DE', currency: 'EUR' });
     await partnerOf(tenant, 'EUR', 'USD');

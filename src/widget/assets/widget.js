@@ -290,7 +290,7 @@ form .btn{margin-top:14px}
   function url(c, path, params) {
     const u = new URL(`${BASE}/embed/v1/${path}`);
     u.searchParams.set('tenant', c.tenant);
-    if (c.locale) u.searchParams.set('locale', c.locale);
+    if (c.asked) u.searchParams.set('locale', c.asked);
     for (const k in params || {}) if (params[k] != null) u.searchParams.set(k, params[k]);
     return u.href;
   }
@@ -318,20 +318,25 @@ form .btn{margin-top:14px}
   }
 
   const checks = {};
+  /** The origin check of a tenant, asked once per page (again after an outage); null if down. */
+  function originCheck(tenant) {
+    checks[tenant] =
+      checks[tenant] ||
+      fetch(`${BASE}/embed/v1/widget/origin-check?tenant=${encodeURIComponent(tenant)}`, {
+        credentials: 'omit',
+      })
+        .then((r) => r.json())
+        .catch(() => null);
+    return checks[tenant];
+  }
+
   /**
    * A refused origin gets a 403 whose CORS headers the browser will not let a script read, so a
    * failed fetch looks like a network error. The origin check (readable from anywhere) tells a
    * refusal from an outage.
    */
   async function unreachable(c) {
-    checks[c.tenant] =
-      checks[c.tenant] ||
-      fetch(`${BASE}/embed/v1/widget/origin-check?tenant=${encodeURIComponent(c.tenant)}`, {
-        credentials: 'omit',
-      })
-        .then((r) => r.json())
-        .catch(() => null);
-    const check = await checks[c.tenant];
+    const check = await originCheck(c.tenant);
     if (!check) delete checks[c.tenant]; // an outage: ask again next time
     if (check && !check.allowed) {
       return new ApiError(check.code === 'tenant_not_found' ? 404 : 403, check.code, check.detail);
@@ -421,7 +426,7 @@ form .btn{margin-top:14px}
     if (t.source_type === 'lead') return c.t('t_lead');
     if (t.source_type === 'manual') return c.t('t_manual');
     const m = /^upline_(\d+)$/.exec(t.tier || '');
-    return m ? c.t('t_upline', { n: Number(m[1]) + 1 }) : c.t('t_referrer');
+    return m ? c.t('t_upline', { n: c.num(Number(m[1]) + 1) }) : c.t('t_referrer');
   }
 
   function txList(c, txs, none) {
@@ -464,7 +469,7 @@ form .btn{margin-top:14px}
       h(
         'span',
         { class: 'muted', 'data-part': 'page' },
-        c.t('page', { p: p.page, n: p.total_pages }),
+        c.t('page', { p: c.num(p.page), n: c.num(p.total_pages) }),
       ),
       h(
         'button',
@@ -558,8 +563,12 @@ form .btn{margin-top:14px}
             h(
               'div',
               { class: 'kpis' },
-              kpi(c.t('leadsN'), d.kpi.leads_count, 'leads'),
-              kpi(c.t('clicks'), d.kpi.clicks_count == null ? '—' : d.kpi.clicks_count, 'clicks'),
+              kpi(c.t('leadsN'), c.num(d.kpi.leads_count), 'leads'),
+              kpi(
+                c.t('clicks'),
+                d.kpi.clicks_count == null ? '—' : c.num(d.kpi.clicks_count),
+                'clicks',
+              ),
               kpi(c.t('cleared'), d.kpi.cleared_formatted, 'cleared'),
               kpi(c.t('pending'), d.kpi.pending_formatted, 'pending'),
             ),
@@ -660,7 +669,7 @@ form .btn{margin-top:14px}
               h(
                 'span',
                 { class: 'muted', 'data-part': 'total' },
-                `${c.t('leadsN')}: ${d.pagination.total}`,
+                `${c.t('leadsN')}: ${c.num(d.pagination.total)}`,
               ),
             ),
             leadList(c, d.leads, 'noLeads'),
@@ -724,7 +733,7 @@ form .btn{margin-top:14px}
                     )
                   : h('span', { class: 'tog' }, n.depth === 0 ? '●' : '·'),
                 h('span', { 'data-field': 'name' }, n.display_name),
-                ch.length ? h('small', {}, ` · ${ch.length}`) : null,
+                ch.length ? h('small', {}, ` · ${c.num(ch.length)}`) : null,
               ),
               o ? h('ul', {}, ch.map(node)) : null,
             );
@@ -735,7 +744,11 @@ form .btn{margin-top:14px}
               h(
                 'div',
                 { class: 'bar' },
-                h('span', { 'data-part': 'downline' }, c.t('downline', { n: d.total_downline })),
+                h(
+                  'span',
+                  { 'data-part': 'downline' },
+                  c.t('downline', { n: c.num(d.total_downline) }),
+                ),
                 d.total_downline
                   ? h(
                       'button',
@@ -759,10 +772,10 @@ form .btn{margin-top:14px}
               h(
                 'p',
                 { class: 'muted', 'data-part': 'depth' },
-                c.t('levels', { n: Math.min(shown, d.max_depth) }),
+                c.t('levels', { n: c.num(Math.min(shown, d.max_depth)) }),
                 ' ',
                 d.hit_depth_cap
-                  ? h('span', { 'data-part': 'depth-cap' }, c.t('cap', { n: d.max_depth }))
+                  ? h('span', { 'data-part': 'depth-cap' }, c.t('cap', { n: c.num(d.max_depth) }))
                   : null,
               ),
               d.hit_depth_cap && depth < 20
@@ -790,9 +803,7 @@ form .btn{margin-top:14px}
 
     partners(c) {
       let page = 1;
-      const date = new Intl.DateTimeFormat(c.locale === 'en' ? 'en' : 'ru-RU', {
-        dateStyle: 'medium',
-      });
+      const date = new Intl.DateTimeFormat(c.locale, { dateStyle: 'medium' });
       reader(
         c,
         'partners',
@@ -1146,14 +1157,30 @@ form .btn{margin-top:14px}
     return u.href;
   }
 
-  function localeOf(el) {
-    const v =
-      el.getAttribute('data-locale') ||
-      script.getAttribute('data-locale') ||
-      D.documentElement.lang ||
-      'ru';
-    return /^en/i.test(v) ? 'en' : 'ru';
+  /** The canonical form of a BCP 47 tag this browser's Intl supports, else null (as the API). */
+  function canonical(tag) {
+    if (!tag || tag.length > 64) return null;
+    try {
+      const [c] = Intl.getCanonicalLocales(tag);
+      return c && Intl.NumberFormat.supportedLocalesOf(c).length === 1 ? c : null;
+    } catch {
+      return null;
+    }
   }
+
+  /** The locale the page asks for: `data-locale` of the element or the script, else `lang`. */
+  function askedLocale(el) {
+    const near = el.closest('[lang]');
+    return (
+      canonical(el.getAttribute('data-locale')) ||
+      canonical(script.getAttribute('data-locale')) ||
+      canonical(near && near.getAttribute('lang')) ||
+      canonical(D.documentElement.lang)
+    );
+  }
+
+  /** Texts exist in Russian (for `ru` and its regional forms) and English (everything else). */
+  const language = (locale) => (/^ru(-|$)/.test(locale) ? 'ru' : 'en');
 
   // ---------------------------------------------------------------------------------------------
   // Mounting
@@ -1169,20 +1196,36 @@ form .btn{margin-top:14px}
       return;
     }
     mounted.add(el);
+    const tenant = el.getAttribute('data-tenant') || script.getAttribute('data-tenant');
+    const asked = askedLocale(el);
+    // A page that names no locale gets the tenant's, which the origin check tells (else English).
+    if (asked || !tenant) begin(el, make, name, tenant, asked, asked || 'en');
+    else
+      originCheck(tenant).then((check) =>
+        begin(el, make, name, tenant, null, canonical(check && check.locale) || 'en'),
+      );
+  }
+
+  /** Renders a mounted widget in `locale`; `asked` is the locale the page named, if any. */
+  function begin(el, make, name, tenant, asked, locale) {
     const root = el.shadowRoot || el.attachShadow({ mode: 'open' });
     root.replaceChildren();
     style(root);
-    const locale = localeOf(el);
     const box = h('div', { class: 'w', part: 'widget', 'data-widget': name, lang: locale });
     root.append(box);
+    const texts = L[language(locale)];
+    const numbers = new Intl.NumberFormat(locale);
     const c = {
       el,
       name,
       box,
+      /** The locale of this widget's texts, dates and numbers; `asked` also goes to the API. */
       locale,
-      tenant: el.getAttribute('data-tenant') || script.getAttribute('data-tenant'),
+      asked,
+      tenant,
       userId: el.getAttribute('data-user-id'),
-      t: (k, vars) => fill(L[locale][k] || '', vars),
+      t: (k, vars) => fill(texts[k] || '', vars),
+      num: (n) => (typeof n === 'number' ? numbers.format(n) : n),
       state: (s) => box.setAttribute('data-state', s),
       show: (...nodes) =>
         box.replaceChildren(...nodes.flat(3).filter((n) => n != null && n !== false)),

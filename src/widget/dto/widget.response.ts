@@ -24,4 +24,9 @@ export class WidgetOriginCheckResponse {
   code: string | null;
   /** A sentence for the tenant's developer. @example "Origin https://shop.example is not in the allowed_origins of tenant \"acme\"." */
   detail: string | null;
+  /**
+   * The tenant's locale (a BCP 47 tag) when allowed, else null: the widgets' locale on a page
+   * that names none (no `data-locale`, no `lang`). @example "de-DE"
+   */
+  locale: string | null;
 }
