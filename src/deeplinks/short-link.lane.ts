@@ -13,6 +13,8 @@ const SHORT_LINK_PATH = /^\/s\/[A-Za-z0-9]{8}$/;
  */
 @Injectable()
 export class ShortLinkLane implements FastLane {
+  readonly routes = ['GET /s/:code'];
+
   constructor(private readonly links: DeeplinksService) {}
 
   handle(req: IncomingMessage, { reply }: LaneContext): boolean {

@@ -26,6 +26,11 @@ export type LaneReply = (
  * or an error, the pipeline does, with its problem documents.
  */
 export interface FastLane {
+  /**
+   * The routes the lane answers, as `METHOD /express/:pattern`. Each is also a controller route,
+   * which documents it in OpenAPI (test/e2e/openapi-routes.e2e-spec.ts checks both).
+   */
+  readonly routes: readonly string[];
   handle(req: IncomingMessage, lane: LaneContext): boolean | Promise<boolean>;
 }
 
