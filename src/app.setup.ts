@@ -84,6 +84,24 @@ export function setupOpenApi(app: INestApplication, config: AppConfig): void {
         { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The popup JWT' },
         'embed',
       )
+      .addCookieAuth(
+        'svc_admin',
+        {
+          type: 'apiKey',
+          in: 'cookie',
+          description: 'Admin pages session, from POST /org/sign-in',
+        },
+        'admin-session',
+      )
+      // In this order in the UI; the last four answer browsers: HTML pages, redirects and forms.
+      .addTag('federation', "The tenant's back end: users, leads, conversions.")
+      .addTag('admin', 'The platform operator and tenant staff.')
+      .addTag('embed', 'The widgets: their data and actions, and the widget script.')
+      .addTag('operations', 'Health and metrics.')
+      .addTag('popup', 'The sign-in popup (SPEC 5), opened by the widgets. HTML pages.')
+      .addTag('short-links', 'Short referral links: a redirect, or a landing page. HTML pages.')
+      .addTag('admin-pages', 'The organisation admin pages under /org. HTML pages.')
+      .addTag('demo', 'Every widget on one page, outside production only. HTML page.')
       .build(),
   );
   SwaggerModule.setup('docs', app, document, {

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Inject, Ip, Param, Post, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import type { Response } from 'express';
@@ -7,6 +7,7 @@ import { AUTH_LOOKUP, type AuthLookup } from '../common/auth/auth-lookup';
 import { Public } from '../common/auth/auth.decorators';
 import { DomainError } from '../common/errors/domain-error';
 import { escapeHtml, sendPage } from '../common/http/html';
+import { ApiFormBody, ApiHtmlPages, ApiRedirect } from '../common/http/html-openapi';
 import { RateLimiter } from '../common/http/rate-limiter';
 import { LeadContactDto } from '../leads/dto/create-lead.dto';
 import { LeadsService } from '../leads/leads.service';
@@ -15,12 +16,18 @@ import { DeeplinksService } from './deeplinks.service';
 import type { DeeplinkEntity } from './deeplink.entity';
 import { LEAD_FORM_LIMIT } from './lead-form.controller';
 
+const CODE = {
+  name: 'code',
+  description: 'The 8-character code',
+  schema: { type: 'string' as const, pattern: '^[A-Za-z0-9]{8}$' },
+};
+
 /**
  * Short links (SPEC 5): a click is recorded, then a 302 to the target with `ref`, or the
  * service's landing page with the recommendation, the promo code and a lead form that works
  * without JavaScript. Never cached.
  */
-@ApiExcludeController()
+@ApiTags('short-links')
 @Controller('s')
 @Public()
 export class ShortLinkController {
@@ -32,6 +39,17 @@ export class ShortLinkController {
   ) {}
 
   @Get(':code')
+  @ApiOperation({
+    summary: 'Follows a short link: a redirect, or the landing page',
+    description:
+      "Counts the click. A link to the tenant's website (or a `link_templates` target) redirects " +
+      'there with `ref` added; any other link renders the landing page with the recommendation, ' +
+      'the promo code and a lead form posting to `/s/{code}/lead`. Never cached. A followed ' +
+      'redirect is answered from memory ahead of the framework (fast lane), with the same answer.',
+  })
+  @ApiParam(CODE)
+  @ApiRedirect(302, 'The target, with `ref` added', 'https://acme.example/?ref=<signed ref>')
+  @ApiHtmlPages([200, 'The landing page with its lead form'], [404, 'Link not found'])
   async follow(@Param('code') code: string, @Res() res: Response): Promise<void> {
     const destination = /^[A-Za-z0-9]{8}$/.test(code) ? await this.links.follow(code) : undefined;
     if (!destination) return notFound(res);
@@ -45,6 +63,28 @@ export class ShortLinkController {
   /** The landing page's form post: a lead with source `referral_link`. */
   @Post(':code/lead')
   @HttpCode(200)
+  @ApiOperation({
+    summary: "The landing page's lead form",
+    description:
+      "A lead for the link's partner, source `referral_link`; 20 a minute per IP. A refusal " +
+      "renders the landing page again with the reason, under the refusal's status.",
+  })
+  @ApiParam(CODE)
+  @ApiFormBody(
+    {
+      name: { type: 'string', maxLength: 200 },
+      email: { type: 'string', format: 'email', maxLength: 254, description: 'Or a phone' },
+      phone: { type: 'string', maxLength: 32, description: 'Or an email' },
+    },
+    ['name'],
+  )
+  @ApiHtmlPages(
+    [200, 'Thank-you page'],
+    [400, 'The landing page again: a name and an email or a phone are needed'],
+    [404, 'Link not found'],
+    [422, 'The landing page again, with the reason the lead was refused'],
+    [429, 'The landing page again: too many requests from this address'],
+  )
   async lead(
     @Param('code') code: string,
     @Body() body: Record<string, unknown>,

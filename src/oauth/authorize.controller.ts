@@ -1,10 +1,27 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import {
+  applyDecorators,
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Inject,
+  Post,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
+import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
 import type { Request, Response } from 'express';
 import { AUTH_LOOKUP, type AuthLookup } from '../common/auth/auth-lookup';
 import { Public } from '../common/auth/auth.decorators';
 import { EmbedTokenService } from '../common/auth/embed-token.service';
+import {
+  ApiFormBody,
+  ApiHtmlPages,
+  ApiRedirect,
+  type SchemaObject,
+} from '../common/http/html-openapi';
 import { AppConfig } from '../config/app-config';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { type AuthorizeParams, authorizeQuery, parseAuthorizeParams } from './authorize.dto';
@@ -14,12 +31,35 @@ import { SESSION_TTL_MS, SignInService } from './sign-in.service';
 
 export const SESSION_COOKIE = 'svc_session';
 
+/** The popup's five parameters (SPEC 5): the query of its first page, then hidden form fields. */
+const PARAMS: Record<keyof AuthorizeParams, SchemaObject> = {
+  client_id: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{1,62}$', description: 'Tenant slug' },
+  response_type: { type: 'string', enum: ['code'] },
+  scope: { type: 'string', enum: ['profile:read'] },
+  state: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 512,
+    description: 'Echoed in the message posted to the opener',
+  },
+  popup: { type: 'string', enum: ['1'] },
+};
+const REQUIRED = Object.keys(PARAMS);
+const INVALID_LINK: [number, string] = [
+  400,
+  'This sign-in link is not valid: a parameter is wrong or `client_id` names no tenant',
+];
+const TOO_MANY: [number, string] = [
+  429,
+  'Too many sign-in attempts from this network; `Retry-After` says when to try again',
+];
+
 /**
  * The popup of seed 4.4 and SPEC 5, on the service's own origin: sign-in by emailed code, consent,
  * then `service:auth-success` (or `service:auth-error`) posted to the opener once per allowed
  * origin. HTML pages, plain form posts; every page is unframeable, uncached and nonce-scripted.
  */
-@ApiExcludeController()
+@ApiTags('popup')
 @Controller('oauth/authorize')
 @Public()
 export class AuthorizeController {
@@ -35,6 +75,14 @@ export class AuthorizeController {
   }
 
   @Get()
+  @ApiOperation({
+    summary: 'The sign-in popup: the email step, or consent when signed in',
+    description:
+      'Opened by the widgets in a popup. Without a `svc_session` cookie for this tenant it shows ' +
+      'the email form; with one, the consent form (with a single-use `_csrf`).',
+  })
+  @ApiQueryParams()
+  @ApiHtmlPages([200, 'The email form, or the consent form'], INVALID_LINK)
   async authorize(
     @Query() query: Record<string, unknown>,
     @Req() req: Request,
@@ -55,6 +103,17 @@ export class AuthorizeController {
   @Post('email')
   @LimitedPerIp('email')
   @HttpCode(200)
+  @ApiOperation({
+    summary: 'The email step: mails a sign-in code',
+    description:
+      "The code (6 digits, 10 minutes) is mailed only to a member's email, in the background; " +
+      'the page is the same either way. A malformed email shows the email form again.',
+  })
+  @ApiFormBody({ ...PARAMS, email: { type: 'string', format: 'email', maxLength: 254 } }, [
+    ...REQUIRED,
+    'email',
+  ])
+  @ApiHtmlPages([200, 'The code form (or the email form again)'], INVALID_LINK, TOO_MANY)
   async email(@Body() body: Record<string, unknown>, @Res() res: Response) {
     const ctx = await this.context(body, res);
     if (!ctx) return;
@@ -69,6 +128,22 @@ export class AuthorizeController {
   @Post('code')
   @LimitedPerIp('code')
   @HttpCode(200)
+  @ApiOperation({
+    summary: 'The code step: signs in',
+    description:
+      'A right code sets the `svc_session` cookie (path `/oauth`, 30 days) and redirects to the ' +
+      'consent form; a wrong or expired one (5 tries) shows the code form again.',
+  })
+  @ApiFormBody(
+    {
+      ...PARAMS,
+      email: { type: 'string', format: 'email', maxLength: 254 },
+      code: { type: 'string', pattern: '^[0-9]{6}$' },
+    },
+    [...REQUIRED, 'email', 'code'],
+  )
+  @ApiRedirect(303, 'Signed in (`Set-Cookie: svc_session`)', '/oauth/authorize?<the parameters>')
+  @ApiHtmlPages([200, 'The code form with an error'], INVALID_LINK, TOO_MANY)
   async code(@Body() body: Record<string, unknown>, @Res() res: Response) {
     const ctx = await this.context(body, res);
     if (!ctx) return;
@@ -100,6 +175,25 @@ export class AuthorizeController {
 
   @Post('decision')
   @HttpCode(200)
+  @ApiOperation({
+    summary: 'The consent step: answers the opener',
+    description:
+      "Needs the `svc_session` cookie and its consent form's `_csrf`. `allow` answers a page that " +
+      'posts `service:auth-success` with the embed JWT to `window.opener`, once per allowed ' +
+      'origin; anything else posts `service:auth-error` (`access_denied`).',
+  })
+  @ApiFormBody(
+    {
+      ...PARAMS,
+      _csrf: { type: 'string', description: 'From the consent form' },
+      decision: { type: 'string', enum: ['allow', 'deny'] },
+    },
+    [...REQUIRED, '_csrf', 'decision'],
+  )
+  @ApiHtmlPages([200, 'The page that posts the outcome to the opener and closes'], INVALID_LINK, [
+    403,
+    'No session, or the form has expired',
+  ])
   async decision(@Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response) {
     const ctx = await this.context(body, res);
     if (!ctx) return;
@@ -148,4 +242,13 @@ export class AuthorizeController {
   private sessionToken(req: Request): string | undefined {
     return parseCookies(req.headers.cookie ?? '')[SESSION_COOKIE];
   }
+}
+
+/** The five parameters as query parameters of the first page. */
+function ApiQueryParams(): MethodDecorator {
+  return applyDecorators(
+    ...Object.entries(PARAMS).map(([name, schema]) =>
+      ApiQuery({ name, required: true, schema, description: schema.description }),
+    ),
+  );
 }

@@ -1,9 +1,17 @@
-import { Controller, Get, Param, Req, Res } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { applyDecorators, Controller, Get, Param, Req, Res } from '@nestjs/common';
+import {
+  ApiNotModifiedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../common/auth/auth.decorators';
 import { EmbedOriginPolicy } from '../common/auth/embed-origin';
 import { DomainError, NotFoundError } from '../common/errors/domain-error';
+import { ApiProblems } from '../common/errors/problem.response';
 import { AppConfig } from '../config/app-config';
 import { WidgetManifestResponse, WidgetOriginCheckResponse } from './dto/widget.response';
 import { LATEST_CACHE_CONTROL, VERSIONED_CACHE_CONTROL, WidgetAsset } from './widget-asset';
@@ -30,13 +38,26 @@ export class WidgetController {
   }
 
   @Get('widget.js')
-  @ApiExcludeEndpoint()
+  @ApiOperation({
+    summary: 'The widget script, current build',
+    description:
+      'For `<script src=".../embed/v1/widget.js" data-tenant="<slug>" defer>`: cached 5 minutes, ' +
+      'loadable from any origin, gzipped when accepted, with an `ETag`.',
+  })
+  @ApiWidgetScript()
   latest(@Req() req: Request, @Res() res: Response): void {
     this.asset.send(req, res, LATEST_CACHE_CONTROL);
   }
 
   @Get('widget.:version.js')
-  @ApiExcludeEndpoint()
+  @ApiOperation({
+    summary: 'The widget script, one build (immutable)',
+    description:
+      'The `versioned_url` of `widget.json`, for a script tag with its `integrity` value; ' +
+      'cached for a year. Another version than the current build is 404.',
+  })
+  @ApiWidgetScript()
+  @ApiProblems([404, 'not_found'])
   versioned(@Param('version') version: string, @Req() req: Request, @Res() res: Response): void {
     if (version !== this.asset.version) {
       throw new NotFoundError(
@@ -106,4 +127,16 @@ export class WidgetController {
       };
     }
   }
+}
+
+/** The script answer: JavaScript, or 304 when the client's ETag is current. */
+function ApiWidgetScript(): MethodDecorator {
+  return applyDecorators(
+    ApiProduces('text/javascript'),
+    ApiOkResponse({
+      description: 'The script',
+      content: { 'text/javascript': { schema: { type: 'string' } } },
+    }),
+    ApiNotModifiedResponse({ description: 'The `If-None-Match` ETag is current' }),
+  );
 }
