@@ -1,5 +1,16 @@
-import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
@@ -24,6 +35,7 @@ import { TenantsService } from '../tenants/tenants.service';
 import { PutWebhookDto } from '../webhooks/dto/webhook.dto';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { ADMIN_SESSION_TTL_MS, AdminSessionsService } from './admin-sessions.service';
+import { OrgDocs } from './admin-pages.openapi';
 import { adminPage, csrfField, e, pager, postButton, shownOnce, table } from './views';
 
 export const ADMIN_COOKIE = 'svc_admin';
@@ -42,7 +54,7 @@ interface PageContext {
  * services as the admin API, plain form posts with a `_csrf` field, readable and usable without
  * JavaScript. Sessions come from staff tokens (or the platform token); roles are the admin API's.
  */
-@ApiExcludeController()
+@ApiTags('admin-pages')
 @Controller('org')
 @Public()
 export class AdminPagesController {
@@ -64,6 +76,7 @@ export class AdminPagesController {
   // Sign-in and out
 
   @Get('sign-in')
+  @OrgDocs.signInForm()
   signInForm(@Query('error') error: string | undefined, @Res() res: Response): void {
     sendPage(res, {
       title: 'Sign in — organisation admin',
@@ -77,6 +90,8 @@ ${error ? '<p class="error" role="alert">That token is not valid.</p>' : ''}
   }
 
   @Post('sign-in')
+  @HttpCode(303)
+  @OrgDocs.signIn()
   async signIn(@Body() body: Record<string, unknown>, @Res() res: Response): Promise<void> {
     const token = typeof body.token === 'string' ? body.token.trim() : '';
     const session = token ? await this.sessions.signIn(token) : undefined;
@@ -95,6 +110,8 @@ ${error ? '<p class="error" role="alert">That token is not valid.</p>' : ''}
   }
 
   @Post('sign-out')
+  @HttpCode(303)
+  @OrgDocs.signOut()
   async signOut(
     @Body() body: Record<string, unknown>,
     @Req() req: Request,
@@ -109,6 +126,7 @@ ${error ? '<p class="error" role="alert">That token is not valid.</p>' : ''}
 
   /** Staff land on their organisation; the platform admin chooses one. */
   @Get()
+  @OrgDocs.home()
   async home(
     @Query('slug') slug: string | undefined,
     @Req() req: Request,
@@ -131,6 +149,7 @@ ${error ? '<p class="error" role="alert">That token is not valid.</p>' : ''}
   // Integration settings
 
   @Get(':slug/integration')
+  @OrgDocs.integration()
   async integration(
     @Param('slug') slug: string,
     @Query() query: Record<string, string>,
@@ -142,6 +161,8 @@ ${error ? '<p class="error" role="alert">That token is not valid.</p>' : ''}
   }
 
   @Post(':slug/integration/settings')
+  @HttpCode(303)
+  @OrgDocs.saveSettings()
   async saveSettings(
     @Param('slug') slug: string,
     @Body() body: Record<string, unknown>,
@@ -168,6 +189,8 @@ ${error ? '<p class="error" role="alert">That token is not valid.</p>' : ''}
   }
 
   @Post(':slug/integration/keys')
+  @HttpCode(200)
+  @OrgDocs.createKey()
   async createKey(
     @Param('slug') slug: string,
     @Body() body: Record<string, unknown>,
@@ -192,6 +215,8 @@ ${error ? '<p class="error" role="alert">That token is not valid.</p>' : ''}
   }
 
   @Post(':slug/integration/keys/:key_id/revoke')
+  @HttpCode(303)
+  @OrgDocs.revokeKey()
   async revokeKey(
     @Param('slug') slug: string,
     @Param('key_id') keyId: string,
@@ -207,6 +232,8 @@ ${error ? '<p class="error" role="alert">That token is not valid.</p>' : ''}
   }
 
   @Post(':slug/integration/webhook')
+  @HttpCode(200)
+  @OrgDocs.saveWebhook()
   async saveWebhook(
     @Param('slug') slug: string,
     @Body() body: Record<string, unknown>,
@@ -247,6 +274,8 @@ ${error ? '<p class="error" role="alert">That token is not valid.</p>' : ''}
   }
 
   @Post(':slug/integration/webhook/secret')
+  @HttpCode(200)
+  @OrgDocs.rotateSecret()
   async rotateSecret(
     @Param('slug') slug: string,
     @Body() body: Record<string, unknown>,
@@ -267,6 +296,8 @@ ${error ? '<p class="error" role="alert">That token is not valid.</p>' : ''}
   }
 
   @Post(':slug/integration/webhook/test')
+  @HttpCode(303)
+  @OrgDocs.testWebhook()
   async testWebhook(
     @Param('slug') slug: string,
     @Body() body: Record<string, unknown>,
@@ -293,6 +324,7 @@ ${error ? '<p class="error" role="alert">That token is not valid.</p>' : ''}
   }
 
   @Get(':slug/webhook-events/:event_id')
+  @OrgDocs.eventDetail()
   async eventDetail(
     @Param('slug') slug: string,
     @Param('event_id') eventId: string,
@@ -335,6 +367,8 @@ ${error ? '<p class="error" role="alert">That token is not valid.</p>' : ''}
   }
 
   @Post(':slug/webhook-events/:event_id/replay')
+  @HttpCode(303)
+  @OrgDocs.replay()
   async replay(
     @Param('slug') slug: string,
     @Param('event_id') eventId: string,
@@ -357,6 +391,7 @@ ${error ? '<p class="error" role="alert">That token is not valid.</p>' : ''}
   // Audit log
 
   @Get(':slug/audit-log')
+  @OrgDocs.auditLog()
   async auditLog(
     @Param('slug') slug: string,
     @Query() query: Record<string, string>,
@@ -397,6 +432,7 @@ ${pager(`/org/${slug}/audit-log`, { action }, page, log.pagination.total_pages)}
   // Bonus approval queue
 
   @Get(':slug/bonuses')
+  @OrgDocs.bonusQueue()
   async bonusQueue(
     @Param('slug') slug: string,
     @Query() query: Record<string, string>,
@@ -481,6 +517,8 @@ ${
   }
 
   @Post(':slug/bonuses/:bonus_id/approve')
+  @HttpCode(303)
+  @OrgDocs.approve()
   async approve(
     @Param('slug') slug: string,
     @Param('bonus_id') bonusId: string,
@@ -496,6 +534,8 @@ ${
   }
 
   @Post(':slug/bonuses/:bonus_id/reject')
+  @HttpCode(303)
+  @OrgDocs.reject()
   async reject(
     @Param('slug') slug: string,
     @Param('bonus_id') bonusId: string,
@@ -514,6 +554,8 @@ ${
 
   /** Up to 100 at once; each transition still happens once and emits its event once. */
   @Post(':slug/bonuses/bulk')
+  @HttpCode(303)
+  @OrgDocs.bulk()
   async bulk(
     @Param('slug') slug: string,
     @Body() body: Record<string, unknown>,
