@@ -122,7 +122,7 @@ export class BonusesService {
     actor: Actor,
   ): Promise<BonusResponse> {
     return this.tx.transaction(async () => {
-      const member = await this.users.findByServiceUser(tenant.id, dto.user_id);
+      const member = await this.users.findMember(tenant.id, dto.user_id);
       if (!member) throw new UserNotFoundError(dto.user_id);
       const [bonus] = await this.accrue(tenant.id, [
         {
@@ -143,7 +143,7 @@ export class BonusesService {
         'bonus.created',
         { type: 'bonus', id: bonus.id },
         {
-          user_id: dto.user_id,
+          user_id: member.serviceUserId,
           amount_kopecks: dto.amount_kopecks,
           currency: dto.currency,
           reason: dto.reason,
@@ -220,11 +220,15 @@ export class BonusesService {
   }
 
   async list(tenantId: string, query: ListBonusesQueryDto): Promise<BonusListResponse> {
+    // A member named by its surrogate filters by its service user id; an unknown one matches none.
+    const serviceUserId = query.user_id?.startsWith('mbr_')
+      ? ((await this.users.findMember(tenantId, query.user_id))?.serviceUserId ?? query.user_id)
+      : query.user_id;
     const [rows, total] = await this.bonuses.list(
       tenantId,
       {
         status: query.status,
-        serviceUserId: query.user_id,
+        serviceUserId,
         from: query.created_from ? new Date(query.created_from) : undefined,
         to: query.created_to ? new Date(query.created_to) : undefined,
       },

@@ -39,7 +39,7 @@ export class LeadsService {
     source: LeadSource,
   ): Promise<LeadCreatedResponse> {
     return this.tx.transaction(async () => {
-      const referrer = await this.users.findByServiceUser(tenant.id, dto.referrer_user_id);
+      const referrer = await this.users.findMember(tenant.id, dto.referrer_user_id);
       if (!referrer) throw new ReferrerNotFoundError(dto.referrer_user_id);
       if (dto.offer_id) await this.offers.get(tenant.id, dto.offer_id);
       const email = dto.contact.email ?? null;

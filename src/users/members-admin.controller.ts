@@ -12,7 +12,10 @@ import { UsersService } from './users.service';
 export class MembersAdminController {
   constructor(private readonly users: UsersService) {}
 
-  /** Deactivates a member: the cascade skips them from now on. `user_id` is the surrogate. */
+  /**
+   * Deactivates a member: the cascade skips them from now on. `user_id` is either of the
+   * member's ids, `usr_…` or `mbr_…`.
+   */
   @Post('deactivate')
   @HttpCode(200)
   @Admin('manager')

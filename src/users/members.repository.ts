@@ -89,6 +89,13 @@ export class MembersRepository {
     return this.repo.findOneBy({ tenantId, serviceUserId });
   }
 
+  /** The member named by its service user id (`usr_…`) or its surrogate (`mbr_…`). */
+  findByRef(tenantId: string, ref: string): Promise<MemberEntity | null> {
+    return ref.startsWith('mbr_')
+      ? this.findById(tenantId, ref)
+      : this.findByServiceUser(tenantId, ref);
+  }
+
   findByExternalIdForUpdate(tenantId: string, externalId: string): Promise<MemberEntity | null> {
     return this.repo.findOne({
       where: { tenantId, externalId },

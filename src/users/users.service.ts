@@ -38,7 +38,7 @@ export class UsersService {
     return this.tx.transaction(async () => {
       if (referrerUserId) await this.members.lockTree(tenantId);
       const referrer = referrerUserId
-        ? await this.members.findByServiceUser(tenantId, referrerUserId)
+        ? await this.members.findByRef(tenantId, referrerUserId)
         : null;
       if (referrerUserId && !referrer) throw new ReferrerNotFoundError(referrerUserId);
 
@@ -220,8 +220,9 @@ export class UsersService {
   }
 
   /** The tenant's member behind a service user id, or null. */
-  findByServiceUser(tenantId: string, serviceUserId: string): Promise<MemberEntity | null> {
-    return this.members.findByServiceUser(tenantId, serviceUserId);
+  /** The member named by `usr_…` or `mbr_…` (README, "Ids"); another tenant's is not found. */
+  findMember(tenantId: string, ref: string): Promise<MemberEntity | null> {
+    return this.members.findByRef(tenantId, ref);
   }
 
   /**
@@ -232,18 +233,20 @@ export class UsersService {
     return this.members.upline(tenantId, memberId, count);
   }
 
+  /** Activates or deactivates the member named by `usr_…` or `mbr_…`. */
   async setActive(
     tenantId: string,
-    memberId: string,
+    ref: string,
     isActive: boolean,
     actor: Actor,
   ): Promise<MemberStatusResponse> {
     return this.tx.transaction(async () => {
-      const member = await this.members.setActive(tenantId, memberId, isActive);
-      if (!member) throw new UserNotFoundError(memberId);
+      const found = await this.members.findByRef(tenantId, ref);
+      const member = found && (await this.members.setActive(tenantId, found.id, isActive));
+      if (!member) throw new UserNotFoundError(ref);
       await this.audit.record(tenantId, actor, isActive ? 'user.activated' : 'user.deactivated', {
         type: 'user',
-        id: memberId,
+        id: member.id,
       });
       return {
         user_id: member.id,

@@ -11,16 +11,16 @@ import {
 } from 'class-validator';
 import { Optional } from '../../common/validation/optional';
 import { PageQueryDto } from '../../common/http/pagination.dto';
-import { SERVICE_USER_ID } from '../../users/dto/upsert-user.dto';
+import { MEMBER_REF, MEMBER_REF_MESSAGE } from '../../users/dto/upsert-user.dto';
 import { BONUS_STATUSES, type BonusStatus } from '../bonus.entity';
 
 export class ListBonusesQueryDto extends PageQueryDto {
   /** @example "pending" */
   @Optional() @IsIn(BONUS_STATUSES) status?: BonusStatus;
 
-  /** Only this partner's bonuses. @example "usr_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */
+  /** Only this partner's bonuses (`usr_…` or `mbr_…`). @example "usr_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */
   @Optional()
-  @Matches(SERVICE_USER_ID, { message: 'must be a service user id (usr_…)' })
+  @Matches(MEMBER_REF, { message: MEMBER_REF_MESSAGE })
   user_id?: string;
 
   /** Created at or after (ISO 8601). @example "2026-11-01" */
@@ -31,8 +31,8 @@ export class ListBonusesQueryDto extends PageQueryDto {
 }
 
 export class CreateManualBonusDto {
-  /** @example "usr_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */
-  @Matches(SERVICE_USER_ID, { message: 'must be a service user id (usr_…)' }) user_id: string;
+  /** The partner (`usr_…` or `mbr_…`). @example "usr_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */
+  @Matches(MEMBER_REF, { message: MEMBER_REF_MESSAGE }) user_id: string;
 
   /** Kopecks; negative for an adjustment, never 0. @example 50000 */
   @IsInt()

@@ -13,7 +13,7 @@ import {
   ValidationOptions,
 } from 'class-validator';
 import { Optional } from '../../common/validation/optional';
-import { SERVICE_USER_ID } from '../../users/dto/upsert-user.dto';
+import { MEMBER_REF, MEMBER_REF_MESSAGE } from '../../users/dto/upsert-user.dto';
 
 /**
  * Free-form JSON as the client sent it: class-transformer would otherwise walk into it and drop
@@ -67,8 +67,11 @@ export class LeadContactDto {
 }
 
 export class CreateLeadDto {
-  /** The referring partner's service user id. @example "usr_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */
-  @Matches(SERVICE_USER_ID, { message: 'must be a service user id (usr_…)' })
+  /**
+   * The referring partner: a service user id, or the member's `mbr_…` surrogate.
+   * @example "usr_01JD0Z6V2Y8K3M4N5P6Q7R8S9T"
+   */
+  @Matches(MEMBER_REF, { message: MEMBER_REF_MESSAGE })
   referrer_user_id: string;
 
   @ValidateNested() @Type(() => LeadContactDto) @IsObject() contact: LeadContactDto;

@@ -3,6 +3,12 @@ import { Optional } from '../../common/validation/optional';
 import { MEMBER_ROLES, type MemberRole } from '../member.entity';
 
 export const SERVICE_USER_ID = /^usr_[0-9A-HJKMNP-TV-Z]{26}$/;
+/**
+ * A member named in a request: its service user id (`usr_…`) or its tenant surrogate (`mbr_…`);
+ * either names the same member of this tenant (README, "Ids").
+ */
+export const MEMBER_REF = /^(usr|mbr)_[0-9A-HJKMNP-TV-Z]{26}$/;
+export const MEMBER_REF_MESSAGE = 'must be a member id (usr_… or mbr_…)';
 
 export class UpsertUserDto {
   /** The tenant's own user id; the upsert key. @example "u-1001" */
@@ -28,11 +34,12 @@ export class UpsertUserDto {
   @Optional() @IsIn(MEMBER_ROLES) role?: MemberRole;
 
   /**
-   * The service user id of the person who referred this user (extends the seed). Set once: a
-   * member's referrer never changes afterwards. @example "usr_01JD0Z6V2Y8K3M4N5P6Q7R8S9T"
+   * The person who referred this user (extends the seed): a service user id, or the member's
+   * `mbr_…` surrogate. Set once: a member's referrer never changes afterwards.
+   * @example "usr_01JD0Z6V2Y8K3M4N5P6Q7R8S9T"
    */
   @Optional()
-  @Matches(SERVICE_USER_ID, { message: 'must be a service user id (usr_…)' })
+  @Matches(MEMBER_REF, { message: MEMBER_REF_MESSAGE })
   referrer_user_id?: string;
 
   /**
