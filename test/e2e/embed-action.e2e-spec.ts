@@ -870,6 +870,9 @@ describe('rate limits (RATE_LIMITS=on)', () => {
     expect(statuses).toEqual(Array(20).fill(200));
     const limited = await submit(ip, 21);
     expectProblem(limited, 429, 'rate_limited');
+    // A page must be able to read the refusal (issue #22): CORS on the 429 too.
+    expect(limited.headers['access-control-allow-origin']).toBe(origin);
+    expect(limited.headers.vary).toMatch(/\bOrigin\b/);
     const retryAfter = Number(limited.headers['retry-after']);
     expect(Number.isInteger(retryAfter)).toBe(true);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
@@ -891,6 +894,7 @@ describe('rate limits (RATE_LIMITS=on)', () => {
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
     const limited = await referralLink(ip);
     expectProblem(limited, 429, 'rate_limited');
+    expect(limited.headers['access-control-allow-origin']).toBe(origin);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     // Per IP and tenant: another address, and the same address on another tenant, still pass.
     expect((await referralLink(testIp())).status).toBe(200);

@@ -58,8 +58,9 @@ export class AuthGuard implements CanActivate {
       case 'embed-bearer': {
         const allowOwn = policy.kind === 'embed-origin' && policy.allowOwnOrigin === true;
         const { tenant, origin } = await this.embedOrigin.resolve(req, allowOwn);
-        await this.limiter.consume('embed', `${tenant.id}:${req.ip}`, EMBED_LIMIT_PER_MINUTE, 60);
+        // CORS first, so that a page can read a 429's code and Retry-After (SPEC 4).
         context.switchToHttp().getResponse<Response>().setHeader(ALLOW_ORIGIN, origin);
+        await this.limiter.consume('embed', `${tenant.id}:${req.ip}`, EMBED_LIMIT_PER_MINUTE, 60);
         req.tenant = tenant;
         if (policy.kind === 'embed-bearer') {
           const claims = this.embedTokens.verify(bearer(req) ?? '');

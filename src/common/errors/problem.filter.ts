@@ -8,6 +8,7 @@ import {
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { QueryFailedError } from 'typeorm';
+import { ALLOW_ORIGIN, EmbedOriginPolicy } from '../auth/embed-origin';
 import { HTML_SURFACE, sendErrorPage } from '../http/hostile-input';
 import { DatabaseUnavailableError, DomainError } from './domain-error';
 import { PROBLEM_CONTENT_TYPE, Problem, problem } from './problem';
@@ -22,6 +23,8 @@ import { isDatabaseUnavailable, mapPgError } from './pg-errors';
 export class ProblemFilter implements ExceptionFilter {
   private readonly logger = new Logger('ProblemFilter');
 
+  constructor(private readonly embedOrigin: EmbedOriginPolicy) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const ctx = host.switchToHttp();
     const req = ctx.getRequest<Request>();
@@ -31,6 +34,25 @@ export class ProblemFilter implements ExceptionFilter {
     if (error instanceof DomainError && error.headers) {
       for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
     }
+    if (res.headersSent) return;
+    if (req.path.startsWith('/embed/') && res.getHeader(ALLOW_ORIGIN) === undefined) {
+      // SPEC 4: every Embed answer to an allowed Origin carries CORS, errors included, so a page
+      // can read the code and Retry-After; errors raised before the guard (body parsing, the
+      // request target) have not been through the origin check yet.
+      res.vary('Origin');
+      this.embedOrigin.resolve(req).then(
+        ({ origin }) => {
+          res.setHeader(ALLOW_ORIGIN, origin);
+          this.send(req, res, body);
+        },
+        () => this.send(req, res, body),
+      );
+      return;
+    }
+    this.send(req, res, body);
+  }
+
+  private send(req: Request, res: Response, body: Problem): void {
     if (res.headersSent) return;
     if (body.status >= 500 && HTML_SURFACE.test(req.originalUrl)) {
       // A person is looking at a page: an HTML page that says to try again, not JSON.
