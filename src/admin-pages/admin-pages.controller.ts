@@ -13,9 +13,7 @@ import {
 import { ApiTags } from '@nestjs/swagger';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
 import type { Request, Response } from 'express';
-import { timingSafeEqual } from 'node:crypto';
 import { AuditService } from '../audit/audit.service';
 import { BonusesService } from '../bonuses/bonuses.service';
 import { ListBonusesQueryDto } from '../bonuses/dto/bonus-requests.dto';
@@ -25,8 +23,8 @@ import { Public } from '../common/auth/auth.decorators';
 import { DomainError } from '../common/errors/domain-error';
 import { flattenValidationErrors } from '../common/errors/validation';
 import { sendPage } from '../common/http/html';
+import { formField, PageSecurity, sameSecret } from '../common/http/page-security';
 import { formatMoney, uiLocale } from '../common/i18n/format';
-import { AppConfig } from '../config/app-config';
 import { EVENT_TYPES } from '../events/event-types';
 import { UpdateTenantDto } from '../tenants/dto/update-tenant.dto';
 import { TenantCredentialsService } from '../tenants/tenant-credentials.service';
@@ -58,8 +56,6 @@ interface PageContext {
 @Controller('org')
 @Public()
 export class AdminPagesController {
-  private readonly secureCookie: boolean;
-
   constructor(
     private readonly sessions: AdminSessionsService,
     private readonly tenants: TenantsService,
@@ -68,21 +64,25 @@ export class AdminPagesController {
     private readonly bonuses: BonusesService,
     private readonly audit: AuditService,
     @Inject(AUTH_LOOKUP) private readonly lookup: AuthLookup,
-    config: AppConfig,
-  ) {
-    this.secureCookie = new URL(config.publicBaseUrl).protocol === 'https:';
-  }
+    private readonly security: PageSecurity,
+  ) {}
 
   // Sign-in and out
 
   @Get('sign-in')
   @OrgDocs.signInForm()
-  signInForm(@Query('error') error: string | undefined, @Res() res: Response): void {
+  signInForm(
+    @Query('error') error: string | undefined,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): void {
+    // The form's pre-session token (login CSRF): only this browser's own form can sign it in.
+    const csrf = this.security.loginToken(req, res, '/org');
     sendPage(res, {
       title: 'Sign in — organisation admin',
       body: `<h1>Organisation admin</h1>
 ${error ? '<p class="error" role="alert">That token is not valid.</p>' : ''}
-<form method="post" action="/org/sign-in" data-form="sign-in">
+<form method="post" action="/org/sign-in" data-form="sign-in">${csrfField(csrf)}
 <label for="token">Staff token (stf_…) or platform admin token</label>
 <input id="token" name="token" type="password" autocomplete="off" required>
 <button type="submit" data-action="submit">Sign in</button></form>`,
@@ -92,35 +92,36 @@ ${error ? '<p class="error" role="alert">That token is not valid.</p>' : ''}
   @Post('sign-in')
   @HttpCode(303)
   @OrgDocs.signIn()
-  async signIn(@Body() body: Record<string, unknown>, @Res() res: Response): Promise<void> {
-    const token = typeof body.token === 'string' ? body.token.trim() : '';
+  async signIn(@Req() req: Request, @Res() res: Response): Promise<void> {
+    if (!this.security.checkLogin(req, '/org')) {
+      return sendPage(res, {
+        status: 403,
+        title: 'Sign in again',
+        body: `<h1>Sign in again</h1><p class="error">This sign-in form has expired or was not sent from this browser's own sign-in page.</p>
+<p><a href="/org/sign-in">Open the sign-in page</a></p>`,
+      });
+    }
+    const token = formField(req, 'token')?.trim() ?? '';
     const session = token ? await this.sessions.signIn(token) : undefined;
     if (!session) return res.redirect(303, '/org/sign-in?error=1');
-    res.setHeader(
-      'Set-Cookie',
-      serializeCookie(ADMIN_COOKIE, session, {
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: this.secureCookie,
-        path: '/org',
-        maxAge: ADMIN_SESSION_TTL_MS / 1000,
-      }),
-    );
+    this.security.setCookie(res, ADMIN_COOKIE, session, '/org', ADMIN_SESSION_TTL_MS);
     res.redirect(303, '/org');
   }
 
   @Post('sign-out')
   @HttpCode(303)
   @OrgDocs.signOut()
-  async signOut(
-    @Body() body: Record<string, unknown>,
-    @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
+  async signOut(@Req() req: Request, @Res() res: Response): Promise<void> {
     const principal = await this.sessions.resolve(this.cookie(req));
-    if (principal && sameSecret(body._csrf, principal.csrf))
-      await this.sessions.signOut(this.cookie(req));
-    res.setHeader('Set-Cookie', serializeCookie(ADMIN_COOKIE, '', { path: '/org', maxAge: 0 }));
+    if (principal && !sameSecret(formField(req, '_csrf'), principal.csrf)) {
+      return sendPage(res, {
+        status: 403,
+        title: 'Not allowed',
+        body: `<h1>Not allowed</h1><p class="error">The form has expired; reload the page and try again.</p><p><a href="/org">Back</a></p>`,
+      });
+    }
+    if (principal) await this.sessions.signOut(this.cookie(req));
+    this.security.clearCookie(res, ADMIN_COOKIE, '/org');
     res.redirect(303, '/org/sign-in');
   }
 
@@ -169,7 +170,7 @@ ${error ? '<p class="error" role="alert">That token is not valid.</p>' : ''}
     @Req() req: Request,
     @Res() res: Response,
   ) {
-    const ctx = await this.context(req, res, slug, 'owner', body);
+    const ctx = await this.context(req, res, slug, 'owner');
     if (!ctx) return;
     const dto = plainToInstance(UpdateTenantDto, {
       allowed_origins: lines(body.allowed_origins),
@@ -197,7 +198,7 @@ ${error ? '<p class="error" role="alert">That token is not valid.</p>' : ''}
     @Req() req: Request,
     @Res() res: Response,
   ) {
-    const ctx = await this.context(req, res, slug, 'owner', body);
+    const ctx = await this.context(req, res, slug, 'owner');
     if (!ctx) return;
     const name =
       typeof body.name === 'string' && body.name.trim()
@@ -220,11 +221,10 @@ ${error ? '<p class="error" role="alert">That token is not valid.</p>' : ''}
   async revokeKey(
     @Param('slug') slug: string,
     @Param('key_id') keyId: string,
-    @Body() body: Record<string, unknown>,
     @Req() req: Request,
     @Res() res: Response,
   ) {
-    const ctx = await this.context(req, res, slug, 'owner', body);
+    const ctx = await this.context(req, res, slug, 'owner');
     if (ctx)
       await this.run(res, slug, 'integration', 'Key revoked.', () =>
         this.credentials.revokeKey(ctx.tenant.id, keyId, ctx.actor),
@@ -240,7 +240,7 @@ ${error ? '<p class="error" role="alert">That token is not valid.</p>' : ''}
     @Req() req: Request,
     @Res() res: Response,
   ) {
-    const ctx = await this.context(req, res, slug, 'owner', body);
+    const ctx = await this.context(req, res, slug, 'owner');
     if (!ctx) return;
     const events = Array.isArray(body.events)
       ? body.events
@@ -276,13 +276,8 @@ ${error ? '<p class="error" role="alert">That token is not valid.</p>' : ''}
   @Post(':slug/integration/webhook/secret')
   @HttpCode(200)
   @OrgDocs.rotateSecret()
-  async rotateSecret(
-    @Param('slug') slug: string,
-    @Body() body: Record<string, unknown>,
-    @Req() req: Request,
-    @Res() res: Response,
-  ) {
-    const ctx = await this.context(req, res, slug, 'owner', body);
+  async rotateSecret(@Param('slug') slug: string, @Req() req: Request, @Res() res: Response) {
+    const ctx = await this.context(req, res, slug, 'owner');
     if (!ctx) return;
     try {
       const { secret } = await this.webhooks.rotateSecret(ctx.tenant.id, ctx.actor);
@@ -298,13 +293,8 @@ ${error ? '<p class="error" role="alert">That token is not valid.</p>' : ''}
   @Post(':slug/integration/webhook/test')
   @HttpCode(303)
   @OrgDocs.testWebhook()
-  async testWebhook(
-    @Param('slug') slug: string,
-    @Body() body: Record<string, unknown>,
-    @Req() req: Request,
-    @Res() res: Response,
-  ) {
-    const ctx = await this.context(req, res, slug, 'owner', body);
+  async testWebhook(@Param('slug') slug: string, @Req() req: Request, @Res() res: Response) {
+    const ctx = await this.context(req, res, slug, 'owner');
     if (!ctx) return;
     try {
       const result = await this.webhooks.test(ctx.tenant.id, ctx.actor);
@@ -372,11 +362,10 @@ ${error ? '<p class="error" role="alert">That token is not valid.</p>' : ''}
   async replay(
     @Param('slug') slug: string,
     @Param('event_id') eventId: string,
-    @Body() body: Record<string, unknown>,
     @Req() req: Request,
     @Res() res: Response,
   ) {
-    const ctx = await this.context(req, res, slug, 'owner', body);
+    const ctx = await this.context(req, res, slug, 'owner');
     if (ctx) {
       await this.run(
         res,
@@ -522,11 +511,10 @@ ${
   async approve(
     @Param('slug') slug: string,
     @Param('bonus_id') bonusId: string,
-    @Body() body: Record<string, unknown>,
     @Req() req: Request,
     @Res() res: Response,
   ) {
-    const ctx = await this.context(req, res, slug, 'manager', body);
+    const ctx = await this.context(req, res, slug, 'manager');
     if (ctx)
       await this.run(res, slug, 'bonuses', `Bonus ${bonusId} approved.`, () =>
         this.bonuses.approve(ctx.tenant.id, bonusId, ctx.actor),
@@ -543,7 +531,7 @@ ${
     @Req() req: Request,
     @Res() res: Response,
   ) {
-    const ctx = await this.context(req, res, slug, 'manager', body);
+    const ctx = await this.context(req, res, slug, 'manager');
     if (!ctx) return;
     const reason = text(body[`reason_${bonusId}`]) ?? text(body.reason);
     if (!reason) return this.back(res, slug, 'bonuses', { error: 'A rejection needs a reason.' });
@@ -562,7 +550,7 @@ ${
     @Req() req: Request,
     @Res() res: Response,
   ) {
-    const ctx = await this.context(req, res, slug, 'manager', body);
+    const ctx = await this.context(req, res, slug, 'manager');
     if (!ctx) return;
     const ids = (
       Array.isArray(body.ids) ? body.ids : body.ids === undefined ? [] : [body.ids]
@@ -606,14 +594,14 @@ ${
   /**
    * The signed-in principal on this organisation with at least `role`, or a response already
    * sent: sign-in redirect, 404 (unknown organisation, platform only), 403 (another
-   * organisation, a lower role, or a POST without the session's CSRF token).
+   * organisation, a lower role, or a POST without the session's CSRF token). Every POST is
+   * checked, whatever its body: one that was not a form has no `_csrf` and is refused.
    */
   private async context(
     req: Request,
     res: Response,
     slug: string,
     role: StaffRole,
-    form?: Record<string, unknown>,
   ): Promise<PageContext | undefined> {
     const principal = await this.sessions.resolve(this.cookie(req));
     if (!principal) {
@@ -639,7 +627,7 @@ ${
     const can = (r: StaffRole) =>
       actor.type === 'platform' || (actor.type === 'staff' && roleAllows(actor.role, r));
     if (!can(role)) return refuse(403, `This needs the ${role} role or higher.`);
-    if (form && !sameSecret(form._csrf, principal.csrf))
+    if (req.method !== 'GET' && !sameSecret(formField(req, '_csrf'), principal.csrf))
       return refuse(403, 'The form has expired; reload the page and try again.');
     const who = actor.type === 'staff' ? `${actor.name} · ${actor.role}` : 'platform admin';
     return { actor, tenant, csrf: principal.csrf, who, can };
@@ -755,15 +743,8 @@ ${owner && endpoint ? `${postButton(`/org/${slug}/integration/webhook/secret`, c
   }
 
   private cookie(req: Request): string | undefined {
-    return parseCookies(req.headers.cookie ?? '')[ADMIN_COOKIE];
+    return this.security.cookie(req, ADMIN_COOKIE);
   }
-}
-
-function sameSecret(given: unknown, expected: string): boolean {
-  if (typeof given !== 'string') return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 function lines(value: unknown): string[] {

@@ -11,7 +11,6 @@ import {
   Res,
 } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
 import type { Request, Response } from 'express';
 import { AUTH_LOOKUP, type AuthLookup } from '../common/auth/auth-lookup';
 import { Public } from '../common/auth/auth.decorators';
@@ -22,10 +21,17 @@ import {
   ApiRedirect,
   type SchemaObject,
 } from '../common/http/html-openapi';
-import { AppConfig } from '../config/app-config';
+import { PageSecurity } from '../common/http/page-security';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { type AuthorizeParams, authorizeQuery, parseAuthorizeParams } from './authorize.dto';
-import { codePage, consentPage, emailPage, errorPage, messagePage } from './pages';
+import {
+  codePage,
+  consentPage,
+  emailPage,
+  errorPage,
+  expiredSignInPage,
+  messagePage,
+} from './pages';
 import { LimitedPerIp } from './sign-in-limits';
 import { SESSION_TTL_MS, SignInService } from './sign-in.service';
 
@@ -45,6 +51,15 @@ const PARAMS: Record<keyof AuthorizeParams, SchemaObject> = {
   popup: { type: 'string', enum: ['1'] },
 };
 const REQUIRED = Object.keys(PARAMS);
+/** The sign-in steps' pre-session token (login CSRF, docs/security.md). */
+const SIGN_IN_CSRF: SchemaObject = {
+  type: 'string',
+  description: "From the sign-in form; bound to this browser's `svc_login` cookie",
+};
+const EXPIRED_SIGN_IN: [number, string] = [
+  403,
+  "The form expired or was not sent from this browser's own sign-in page",
+];
 const INVALID_LINK: [number, string] = [
   400,
   'This sign-in link is not valid: a parameter is wrong or `client_id` names no tenant',
@@ -63,16 +78,12 @@ const TOO_MANY: [number, string] = [
 @Controller('oauth/authorize')
 @Public()
 export class AuthorizeController {
-  private readonly secureCookie: boolean;
-
   constructor(
     @Inject(AUTH_LOOKUP) private readonly lookup: AuthLookup,
     private readonly signIn: SignInService,
     private readonly tokens: EmbedTokenService,
-    config: AppConfig,
-  ) {
-    this.secureCookie = new URL(config.publicBaseUrl).protocol === 'https:';
-  }
+    private readonly security: PageSecurity,
+  ) {}
 
   @Get()
   @ApiOperation({
@@ -91,12 +102,17 @@ export class AuthorizeController {
     const ctx = await this.context(query, res);
     if (!ctx) return;
     const session = await this.signIn.findSession(this.sessionToken(req), ctx.tenant.id);
-    if (!session) return emailPage(res, ctx.tenant.displayName, ctx.params);
+    if (!session) {
+      // The email and code forms carry a pre-session token bound to a cookie (login CSRF).
+      const csrf = this.security.loginToken(req, res, '/oauth');
+      return emailPage(res, ctx.tenant.displayName, ctx.params, csrf);
+    }
     consentPage(
       res,
       ctx.tenant.displayName,
       ctx.params,
       await this.signIn.issueConsentToken(session),
+      await this.signIn.signedInAs(session),
     );
   }
 
@@ -109,20 +125,27 @@ export class AuthorizeController {
       "The code (6 digits, 10 minutes) is mailed only to a member's email, in the background; " +
       'the page is the same either way. A malformed email shows the email form again.',
   })
-  @ApiFormBody({ ...PARAMS, email: { type: 'string', format: 'email', maxLength: 254 } }, [
-    ...REQUIRED,
-    'email',
-  ])
-  @ApiHtmlPages([200, 'The code form (or the email form again)'], INVALID_LINK, TOO_MANY)
-  async email(@Body() body: Record<string, unknown>, @Res() res: Response) {
+  @ApiFormBody(
+    { ...PARAMS, email: { type: 'string', format: 'email', maxLength: 254 }, _csrf: SIGN_IN_CSRF },
+    [...REQUIRED, 'email', '_csrf'],
+  )
+  @ApiHtmlPages(
+    [200, 'The code form (or the email form again)'],
+    INVALID_LINK,
+    EXPIRED_SIGN_IN,
+    TOO_MANY,
+  )
+  async email(@Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response) {
     const ctx = await this.context(body, res);
     if (!ctx) return;
+    const csrf = this.security.checkLogin(req, '/oauth');
+    if (!csrf) return expiredSignInPage(res, ctx.params);
     const email = typeof body.email === 'string' ? body.email.trim() : '';
     if (!/^[^\s@]{1,64}@[^\s@]{1,190}$/.test(email)) {
-      return emailPage(res, ctx.tenant.displayName, ctx.params);
+      return emailPage(res, ctx.tenant.displayName, ctx.params, csrf);
     }
     await this.signIn.requestCode(ctx.tenant, email);
-    codePage(res, ctx.tenant.displayName, ctx.params, email);
+    codePage(res, ctx.tenant.displayName, ctx.params, email, csrf);
   }
 
   @Post('code')
@@ -139,14 +162,18 @@ export class AuthorizeController {
       ...PARAMS,
       email: { type: 'string', format: 'email', maxLength: 254 },
       code: { type: 'string', pattern: '^[0-9]{6}$' },
+      _csrf: SIGN_IN_CSRF,
     },
-    [...REQUIRED, 'email', 'code'],
+    [...REQUIRED, 'email', 'code', '_csrf'],
   )
   @ApiRedirect(303, 'Signed in (`Set-Cookie: svc_session`)', '/oauth/authorize?<the parameters>')
-  @ApiHtmlPages([200, 'The code form with an error'], INVALID_LINK, TOO_MANY)
-  async code(@Body() body: Record<string, unknown>, @Res() res: Response) {
+  @ApiHtmlPages([200, 'The code form with an error'], INVALID_LINK, EXPIRED_SIGN_IN, TOO_MANY)
+  async code(@Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response) {
     const ctx = await this.context(body, res);
     if (!ctx) return;
+    // Checked before the code, so a forged post does not even spend one of its tries.
+    const csrf = this.security.checkLogin(req, '/oauth');
+    if (!csrf) return expiredSignInPage(res, ctx.params);
     const email = typeof body.email === 'string' ? body.email.trim() : '';
     const code = typeof body.code === 'string' ? body.code.trim() : '';
     const memberId = email ? await this.signIn.verifyCode(ctx.tenant, email, code) : undefined;
@@ -156,20 +183,12 @@ export class AuthorizeController {
         ctx.tenant.displayName,
         ctx.params,
         email,
+        csrf,
         'That code is wrong or has expired.',
       );
     }
     const session = await this.signIn.createSession(ctx.tenant.id, memberId);
-    res.setHeader(
-      'Set-Cookie',
-      serializeCookie(SESSION_COOKIE, session.token, {
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: this.secureCookie,
-        path: '/oauth',
-        maxAge: SESSION_TTL_MS / 1000,
-      }),
-    );
+    this.security.setCookie(res, SESSION_COOKIE, session.token, '/oauth', SESSION_TTL_MS);
     res.redirect(303, `/oauth/authorize?${authorizeQuery(ctx.params)}`);
   }
 
@@ -186,9 +205,18 @@ export class AuthorizeController {
     {
       ...PARAMS,
       _csrf: { type: 'string', description: 'From the consent form' },
-      decision: { type: 'string', enum: ['allow', 'deny'] },
+      decision: {
+        type: 'string',
+        enum: ['allow', 'deny', 'switch'],
+        description: '`switch` signs this browser out and redirects to the email step',
+      },
     },
     [...REQUIRED, '_csrf', 'decision'],
+  )
+  @ApiRedirect(
+    303,
+    '`switch`: signed out, back to the email step',
+    '/oauth/authorize?<the parameters>',
   )
   @ApiHtmlPages([200, 'The page that posts the outcome to the opener and closes'], INVALID_LINK, [
     403,
@@ -201,6 +229,12 @@ export class AuthorizeController {
     const csrf = typeof body._csrf === 'string' ? body._csrf : '';
     if (!session || !(await this.signIn.consumeConsentToken(csrf, session))) {
       return errorPage(res, 403, 'This form has expired', ['Close this window and try again.']);
+    }
+    if (body.decision === 'switch') {
+      // "Use another account": sign this browser out and start again at the email step.
+      await this.signIn.endSession(session);
+      this.security.clearCookie(res, SESSION_COOKIE, '/oauth');
+      return res.redirect(303, `/oauth/authorize?${authorizeQuery(ctx.params)}`);
     }
     const origins = ctx.tenant.allowedOrigins;
     if (body.decision !== 'allow') {
@@ -240,7 +274,7 @@ export class AuthorizeController {
   }
 
   private sessionToken(req: Request): string | undefined {
-    return parseCookies(req.headers.cookie ?? '')[SESSION_COOKIE];
+    return this.security.cookie(req, SESSION_COOKIE);
   }
 }
 

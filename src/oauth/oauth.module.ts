@@ -1,4 +1,5 @@
-import { Module } from '@nestjs/common';
+import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { PageFormGuard, PageSecurity } from '../common/http/page-security';
 import { TenantsModule } from '../tenants/tenants.module';
 import { UsersModule } from '../users/users.module';
 import { AuthorizeController } from './authorize.controller';
@@ -9,6 +10,11 @@ import { SignInService } from './sign-in.service';
 @Module({
   imports: [TenantsModule, UsersModule],
   controllers: [AuthorizeController],
-  providers: [MailerService, SignInService],
+  providers: [MailerService, SignInService, PageSecurity],
 })
-export class OauthModule {}
+export class OauthModule implements NestModule {
+  /** Every post of the popup must be a plain form from the service's own origin. */
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(PageFormGuard).forRoutes(AuthorizeController);
+  }
+}

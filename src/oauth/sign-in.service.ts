@@ -123,6 +123,17 @@ export class SignInService {
     });
   }
 
+  /** How the consent page names the signed-in member: the email, else the name or id. */
+  async signedInAs(session: SessionEntity): Promise<string> {
+    const member = await this.users.getMember(session.tenantId, session.memberId).catch(() => null);
+    return member?.email ?? member?.fullName ?? session.memberId;
+  }
+
+  /** Signs this browser out (the consent page's "Use another account"). */
+  async endSession(session: SessionEntity): Promise<void> {
+    await this.tx.manager.getRepository(SessionEntity).delete({ tokenHash: session.tokenHash });
+  }
+
   async issueConsentToken(session: SessionEntity): Promise<string> {
     const token = randomBytes(24).toString('base64url');
     await this.tx.manager.getRepository(ConsentTokenEntity).insert({

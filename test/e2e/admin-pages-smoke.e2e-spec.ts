@@ -2,6 +2,7 @@ import { createLead, registerConversion } from '../factories/money.factory';
 import { createStaffToken, createTenant, TestTenant } from '../factories/tenants.factory';
 import { createChain } from '../factories/users.factory';
 import { createTestApp, TestApp } from '../utils/create-test-app';
+import { orgSignIn } from '../utils/pages-http';
 
 describe('admin pages: smoke', () => {
   let t: TestApp;
@@ -25,9 +26,8 @@ describe('admin pages: smoke', () => {
     const token = await createStaffToken(t, tenant.slug, 'manager');
 
     const agent = t.http();
-    const signIn = await t.http().post('/org/sign-in').type('form').send({ token });
-    expect(signIn.status).toBe(303);
-    const cookie = signIn.headers['set-cookie'][0].split(';')[0];
+    // The sign-in form first: its post needs the form's pre-session token (login CSRF).
+    const cookie = await orgSignIn(t.http, token);
     const page = await agent.get(`/org/${tenant.slug}/bonuses`).set('Cookie', cookie);
     expect(page.status).toBe(200);
     expect(page.text).toContain(bonusId);

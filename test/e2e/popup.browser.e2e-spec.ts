@@ -18,6 +18,7 @@ import {
   startOpenerServer,
 } from '../utils/browser';
 import { createTestApp, type TestApp } from '../utils/create-test-app';
+import { type FormTicket, formTicket } from '../utils/pages-http';
 import { type SmtpCatcher, startSmtpCatcher } from '../utils/smtp-catcher';
 
 interface AuthSuccess {
@@ -51,6 +52,8 @@ describe('popup sign-in in a real browser (seed 4.4, SPEC 5)', () => {
   let tenant: TestTenant;
   let base: string;
   let partnerSite: string;
+  /** The sign-in form's pre-session cookie and `_csrf`, as a browser has them after page one. */
+  let ticket: FormTicket;
   /** Console lines of every browser context that mention a Content-Security-Policy violation. */
   const cspViolations: string[] = [];
 
@@ -78,6 +81,10 @@ describe('popup sign-in in a real browser (seed 4.4, SPEC 5)', () => {
       // Two entries: the popup posts once per entry, and only the matching opener may receive it.
       allowed_origins: [partnerSite, allowed.origin],
     });
+    ticket = await formTicket(
+      t.http,
+      `/oauth/authorize?${new URLSearchParams(authorizeParams('s')).toString()}`,
+    );
   }, 60_000);
 
   afterAll(async () => {
@@ -192,10 +199,17 @@ describe('popup sign-in in a real browser (seed 4.4, SPEC 5)', () => {
     return app().http().get(`/oauth/authorize?${query}`);
   }
 
+  /**
+   * A form post as the popup's own pages send it: the sign-in steps (email, code) carry the
+   * sign-in form's pre-session cookie and token (login CSRF), the consent step its own `_csrf`.
+   */
   function postForm(path: string, fields: Record<string, string>, cookie?: string) {
+    const signInStep = path !== '/oauth/authorize/decision';
     const req = app().http().post(path).type('form');
-    if (cookie) req.set('Cookie', cookie);
-    return req.send(new URLSearchParams(fields).toString());
+    const cookies = [signInStep ? ticket.cookie : '', cookie ?? ''].filter(Boolean);
+    if (cookies.length) req.set('Cookie', cookies.join('; '));
+    const body = signInStep ? { _csrf: ticket.csrf!, ...fields } : fields;
+    return req.send(new URLSearchParams(body).toString());
   }
 
   /** Asserts SPEC 5's headers of a popup page; returns the CSP nonce. */
