@@ -29,6 +29,23 @@ import { UsersModule } from './users/users.module';
 import { WebhooksModule, WebhooksWorkerModule } from './webhooks/webhooks.module';
 import { WidgetModule } from './widget/widget.module';
 
+/**
+ * Request headers whose values are credentials: the ones the service reads (`Authorization`,
+ * `Cookie`, `X-Service-Tenant-Key`) and the usual names a client may send a key or token under.
+ */
+const CREDENTIAL_HEADERS = [
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'x-service-tenant-key',
+  'x-tenant-key',
+  'x-api-key',
+  'x-auth-token',
+  'x-access-token',
+  'x-admin-token',
+  'x-csrf-token',
+];
+
 @Module({})
 export class AppModule {
   /** The whole service for one validated config; `main.ts`, the CLI and the tests all use it. */
@@ -41,11 +58,15 @@ export class AppModule {
           pinoHttp: {
             level: config.logLevel,
             genReqId: (req: IncomingMessage) => req.id,
-            redact: [
-              'req.headers.authorization',
-              'req.headers["x-service-tenant-key"]',
-              'req.headers.cookie',
-            ],
+            // No working credential in the log (docs/security.md): request credentials and the
+            // cookies the answer sets (a sign-in's Set-Cookie is a live session).
+            redact: {
+              paths: [
+                ...CREDENTIAL_HEADERS.map((h) => `req.headers["${h}"]`),
+                'res.headers["set-cookie"]',
+              ],
+              censor: '[Redacted]',
+            },
             autoLogging: { ignore: (req) => /^\/(health|metrics)/.test(req.url ?? '') },
           },
         }),

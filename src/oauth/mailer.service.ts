@@ -15,7 +15,8 @@ export class MailerService {
   async send(to: string, subject: string, text: string): Promise<void> {
     if (!this.transport) {
       if (this.config.isProduction) {
-        this.logger.error(`No SMTP_URL: a mail to ${to} ("${subject}") was not sent`);
+        // Not the subject or text: they carry the sign-in code, a credential (docs/security.md).
+        this.logger.error(`No SMTP_URL: a mail to ${to} was not sent`);
       } else {
         this.logger.warn(`Mail (no SMTP_URL, development) to ${to}: ${subject}\n${text}`);
       }
