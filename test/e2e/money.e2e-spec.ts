@@ -840,7 +840,7 @@ describe('money: conversions and bonuses', () => {
         { amount_kopecks: 1.5 },
         { amount_kopecks: 100, currency: 'rub' },
         { amount_kopecks: 100, reason: undefined },
-        { amount_kopecks: 100, user_id: partner.memberId },
+        { amount_kopecks: 100, user_id: partner.memberId.replace('mbr_', 'lead_') },
         { amount_kopecks: 100, status: 'approved' },
       ]) {
         const res = await manual({ user_id: partner.serviceUserId, ...patch });

@@ -902,11 +902,17 @@ describe('Admin API: tenants, keys, audit log, members', () => {
     });
 
     it.each(['deactivate', 'activate'])(
-      'answers 404 user_not_found to %s an unknown user or a service user id',
+      "answers 404 user_not_found to %s an unknown user or another tenant's member",
       async (verb) => {
         const tenant = await createTenant(t);
-        const member = await upsertUser(t, tenant.key);
-        for (const id of ['mbr_01JD0Z6V2Y8K3M4N5P6Q7R8S9T', member.serviceUserId, 'nonsense']) {
+        const other = await createTenant(t);
+        const stranger = await upsertUser(t, other.key);
+        for (const id of [
+          'mbr_01JD0Z6V2Y8K3M4N5P6Q7R8S9T',
+          stranger.serviceUserId,
+          stranger.memberId,
+          'nonsense',
+        ]) {
           const res = await t
             .http()
             .post(`/admin/v1/tenants/${tenant.slug}/users/${id}/${verb}`)

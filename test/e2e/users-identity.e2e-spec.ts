@@ -275,8 +275,8 @@ describe('Federation upsert: service users across tenants, concurrency, the refe
       ['full_name over 200 characters', { full_name: 'x'.repeat(201) }, 'full_name'],
       ['referrer_user_id not usr_…', { referrer_user_id: 'abc' }, 'referrer_user_id'],
       [
-        'referrer_user_id a member (mbr_) id',
-        { referrer_user_id: 'mbr_01JD0Z6V2Y8K3M4N5P6Q7R8S9T' },
+        'referrer_user_id of another id kind (lead_)',
+        { referrer_user_id: 'lead_01JD0Z6V2Y8K3M4N5P6Q7R8S9T' },
         'referrer_user_id',
       ],
       ['referrer_user_id a short usr_', { referrer_user_id: 'usr_123' }, 'referrer_user_id'],
