@@ -652,21 +652,20 @@ ${
   ) {
     const slug = ctx.tenant.slug;
     const owner = ctx.can('owner');
+    // Tenant keys are owner-only, as in the Admin API (GET …/keys): not even listed for others.
     const [keys, endpoint, deliveries] = await Promise.all([
-      this.credentials.listKeys(ctx.tenant.id),
+      owner ? this.credentials.listKeys(ctx.tenant.id) : undefined,
       this.webhooks.get(ctx.tenant.id).catch(() => undefined),
       this.webhooks.listEvents(ctx.tenant.id, { page: 1, page_size: 20 }),
     ]);
     const disabled = owner ? '' : ' disabled';
-    const keyRows = keys.items.map((k) => [
+    const keyRows = (keys?.items ?? []).map((k) => [
       e(k.name ?? '—'),
       `<code>${e(k.key_hint)}…</code>`,
       e(k.created_at.slice(0, 16).replace('T', ' ')),
       k.revoked_at
         ? `revoked ${e(k.revoked_at.slice(0, 10))}`
-        : owner
-          ? postButton(`/org/${slug}/integration/keys/${k.key_id}/revoke`, ctx.csrf, 'Revoke')
-          : 'active',
+        : postButton(`/org/${slug}/integration/keys/${k.key_id}/revoke`, ctx.csrf, 'Revoke'),
     ]);
     const deliveryRows = deliveries.items.map((d) => [
       `<a href="/org/${e(slug)}/webhook-events/${e(d.event_id)}">${e(d.event_id)}</a>`,
@@ -687,13 +686,13 @@ ${
 <label for="allowed_origins">Allowed origins (one per line)</label><textarea id="allowed_origins" name="allowed_origins"${disabled}>${e(ctx.tenant.allowedOrigins.join('\n'))}</textarea>
 <label for="link_domains">Link domains (one per line)</label><textarea id="link_domains" name="link_domains"${disabled}>${e(ctx.tenant.linkDomains.join('\n'))}</textarea>
 ${owner ? '<button type="submit" data-action="save-settings">Save</button>' : ''}</form></section>
-<section><h2>Tenant keys</h2>${table(['Name', 'Key', 'Created', ''], keyRows)}
 ${
   owner
-    ? `<form method="post" action="/org/${e(slug)}/integration/keys" data-form="create-key">${csrfField(ctx.csrf)}
-<label for="key-name">New key name</label><input id="key-name" name="name" maxlength="200"><button type="submit" data-action="create-key">Create key</button></form>`
+    ? `<section><h2>Tenant keys</h2>${table(['Name', 'Key', 'Created', ''], keyRows)}
+<form method="post" action="/org/${e(slug)}/integration/keys" data-form="create-key">${csrfField(ctx.csrf)}
+<label for="key-name">New key name</label><input id="key-name" name="name" maxlength="200"><button type="submit" data-action="create-key">Create key</button></form></section>`
     : ''
-}</section>
+}
 <section><h2>Webhook</h2>
 <form method="post" action="/org/${e(slug)}/integration/webhook" data-form="webhook">${csrfField(ctx.csrf)}
 <label for="webhook-url">Receiver URL (https)</label><input id="webhook-url" name="url" type="url" value="${e(endpoint?.url ?? '')}"${disabled}>
