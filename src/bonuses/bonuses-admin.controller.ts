@@ -17,7 +17,10 @@ import { BonusListResponse, BonusResponse } from './dto/bonus.response';
 export class BonusesAdminController {
   constructor(private readonly bonuses: BonusesService) {}
 
-  /** The tenant's bonuses, newest first, filtered by status and partner. */
+  /**
+   * The tenant's bonuses, newest first, filtered by status, partner and creation time:
+   * `created_from` inclusive, `created_to` exclusive (`created_from <= created_at < created_to`).
+   */
   @Get()
   @Admin('viewer')
   @ApiProblems(400, 401, 403, 404)

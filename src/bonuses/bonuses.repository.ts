@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Between, DataSource, In, LessThan, MoreThanOrEqual } from 'typeorm';
+import { And, DataSource, In, LessThan, MoreThanOrEqual } from 'typeorm';
 import { EntityRows, pageTotal } from '../database/entity-rows';
 import { TransactionHost } from '../database/transaction-host';
 import { BonusEntity, type BonusSourceType, type BonusStatus } from './bonus.entity';
@@ -43,20 +43,18 @@ export class BonusesRepository {
     return this.repo.find({ where: { tenantId, sourceType, sourceId }, order: { id: 'ASC' } });
   }
 
+  /** `from` inclusive, `to` exclusive: `created_at >= from AND created_at < to`, either alone. */
   list(
     tenantId: string,
     filter: { status?: BonusStatus; serviceUserId?: string; from?: Date; to?: Date },
     offset: number,
     limit: number,
   ): Promise<[BonusEntity[], number]> {
-    const created =
-      filter.from && filter.to
-        ? Between(filter.from, filter.to)
-        : filter.from
-          ? MoreThanOrEqual(filter.from)
-          : filter.to
-            ? LessThan(filter.to)
-            : undefined;
+    const bounds = [
+      ...(filter.from ? [MoreThanOrEqual(filter.from)] : []),
+      ...(filter.to ? [LessThan(filter.to)] : []),
+    ];
+    const created = bounds.length > 1 ? And(...bounds) : bounds[0];
     return this.repo.findAndCount({
       where: {
         tenantId,

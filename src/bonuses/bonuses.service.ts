@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service';
 import type { Actor } from '../common/auth/actor';
+import { parseInstant } from '../common/http/instant';
 import { offsetOf, pagination } from '../common/http/pagination.dto';
 import { newId } from '../common/ids';
 import { TransactionHost } from '../database/transaction-host';
@@ -229,8 +230,8 @@ export class BonusesService {
       {
         status: query.status,
         serviceUserId,
-        from: query.created_from ? new Date(query.created_from) : undefined,
-        to: query.created_to ? new Date(query.created_to) : undefined,
+        from: parseInstant(query.created_from),
+        to: parseInstant(query.created_to),
       },
       offsetOf(query),
       query.page_size,

@@ -1,15 +1,6 @@
-import {
-  IsIn,
-  IsInt,
-  IsISO8601,
-  IsString,
-  Length,
-  Matches,
-  Max,
-  Min,
-  NotEquals,
-} from 'class-validator';
+import { IsIn, IsInt, IsString, Length, Matches, Max, Min, NotEquals } from 'class-validator';
 import { Optional } from '../../common/validation/optional';
+import { IsInstant, IsNotBefore } from '../../common/http/instant';
 import { PageQueryDto } from '../../common/http/pagination.dto';
 import { MEMBER_REF, MEMBER_REF_MESSAGE } from '../../users/dto/upsert-user.dto';
 import { BONUS_STATUSES, type BonusStatus } from '../bonus.entity';
@@ -23,11 +14,22 @@ export class ListBonusesQueryDto extends PageQueryDto {
   @Matches(MEMBER_REF, { message: MEMBER_REF_MESSAGE })
   user_id?: string;
 
-  /** Created at or after (ISO 8601). @example "2026-11-01" */
-  @Optional() @IsISO8601({ strict: true }) created_from?: string;
+  /**
+   * Only bonuses created at or after this instant (**inclusive**). A day, `2026-11-01` (its 00:00
+   * UTC), or a date and time `YYYY-MM-DDTHH:MM[:SS[.sss]]` with `Z` or `±HH:MM` (none: UTC), to
+   * the millisecond like every `created_at`. Anything else: 400 `validation_failed`.
+   * @example "2026-11-01"
+   */
+  @Optional() @IsInstant() created_from?: string;
 
-  /** Created before (ISO 8601). @example "2026-12-01" */
-  @Optional() @IsISO8601({ strict: true }) created_to?: string;
+  /**
+   * Only bonuses created before this instant (**exclusive**), in the same forms: `created_from=
+   * 2026-11-01&created_to=2026-12-01` is November, and a bonus created at exactly `created_to` is
+   * left out (it belongs to the next range). Equal to `created_from`: an empty list; before it:
+   * 400 `validation_failed`. Either bound may be given alone.
+   * @example "2026-12-01"
+   */
+  @Optional() @IsInstant() @IsNotBefore('created_from') created_to?: string;
 }
 
 export class CreateManualBonusDto {
