@@ -93,8 +93,6 @@ const READS: Record<string, Read> = {
  */
 @Injectable()
 export class EmbedReadLane implements FastLane {
-  readonly routes = Object.values(READS).map((read) => `GET ${read.route}`);
-
   constructor(
     private readonly policy: EmbedOriginPolicy,
     private readonly limiter: RateLimiter,

@@ -3,6 +3,7 @@ import { createLead, registerConversion } from '../factories/money.factory';
 import { createTenant, TestTenant, uniqueSlug } from '../factories/tenants.factory';
 import { upsertUser, UpsertedUser } from '../factories/users.factory';
 import { createTestApp, TestApp } from '../utils/create-test-app';
+import { orgSignIn } from '../utils/pages-http';
 
 /**
  * Any locale and currency (issue #14, item 3): a tenant may use any BCP 47 locale Intl supports
@@ -407,9 +408,7 @@ describe('any locale and currency (issue #14, item 3)', () => {
   it('formats the admin bonus queue in the tenant locale', async () => {
     const tenant = await createTenant(t, { locale: 'de-DE', currency: 'EUR' });
     await partnerOf(tenant, 'EUR', 'USD');
-    const signIn = await t.http().post('/org/sign-in').type('form').send({ token: t.adminToken });
-    expect(signIn.status).toBe(303);
-    const cookie = signIn.headers['set-cookie'][0].split(';')[0];
+    const cookie = await orgSignIn(() => t.http(), t.adminToken);
     const page = await t.http().get(`/org/${tenant.slug}/bonuses`).set('Cookie', cookie);
     expect(page.status).toBe(200);
     for (const [kopecks, currency] of [

@@ -10,7 +10,7 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { IsCurrency, IsLocale, ToCanonicalLocale } from '../../common/i18n/validators';
+import { IsCurrencyCode, IsIntlLocale, ToCanonicalLocale } from '../../common/i18n/validators';
 import { ProgramDto } from './program.dto';
 import { IsExactOrigin, IsHostName, IsLinkTemplates } from './tenant-validators';
 
@@ -35,7 +35,7 @@ export class CreateTenantDto {
    * (`Intl.supportedValuesOf('currency')`), in upper case. The widgets' totals are in it.
    * @example "RUB"
    */
-  @Optional() @IsCurrency() currency?: string;
+  @Optional() @IsCurrencyCode() currency?: string;
 
   /**
    * Locale of the widgets' amounts, relative times and labels (default `ru-RU`): any BCP 47 tag
@@ -44,7 +44,7 @@ export class CreateTenantDto {
    * labels are Russian for `ru` and its regional forms, English for every other language.
    * @example "ru-RU"
    */
-  @Optional() @ToCanonicalLocale() @IsLocale() locale?: string;
+  @Optional() @ToCanonicalLocale() @IsIntlLocale() locale?: string;
 
   /** Extra hosts allowed as website link targets. @example ["shop.acme.example"] */
   @Optional() @IsArray() @ArrayMaxSize(50) @IsHostName({ each: true }) link_domains?: string[];
