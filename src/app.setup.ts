@@ -9,7 +9,7 @@ import { AppModule } from './app.module';
 import { validationExceptionFactory } from './common/errors/validation';
 import { headersSetBy, installFastLanes } from './common/http/fast-lane';
 import { FORM_PATHS, formBodyMiddlewares } from './common/http/form-body';
-import { requestTargetMiddleware } from './common/http/hostile-input';
+import { answerClientErrors, requestTargetMiddleware } from './common/http/hostile-input';
 import { jsonBodyMiddlewares } from './common/http/json-body';
 import { requestIdMiddleware } from './common/http/request-id';
 import { httpMetricsMiddleware } from './common/metrics/http-metrics';
@@ -60,6 +60,8 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   setupOpenApi(app, config);
   // The hottest public reads' successful answers, ahead of Express (docs/architecture.md).
   installFastLanes(app, [app.get(ShortLinkLane), app.get(EmbedReadLane)], headersSetBy(headers));
+  // What Node's HTTP parser refuses (a target or headers over 16 KiB) is a problem document too.
+  answerClientErrors(app.getHttpServer());
   app.enableShutdownHooks();
   return app;
 }

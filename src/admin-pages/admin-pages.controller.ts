@@ -23,6 +23,7 @@ import { Public } from '../common/auth/auth.decorators';
 import { DomainError } from '../common/errors/domain-error';
 import { flattenValidationErrors } from '../common/errors/validation';
 import { sendPage } from '../common/http/html';
+import { SingleQueryValues } from '../common/http/single-query-values.pipe';
 import { formField, PageSecurity, sameSecret } from '../common/http/page-security';
 import { formatMoney, uiLocale } from '../common/i18n/format';
 import { EVENT_TYPES } from '../events/event-types';
@@ -153,7 +154,7 @@ ${error ? '<p class="error" role="alert">That token is not valid.</p>' : ''}
   @OrgDocs.integration()
   async integration(
     @Param('slug') slug: string,
-    @Query() query: Record<string, string>,
+    @Query(SingleQueryValues) query: Record<string, string>,
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
@@ -318,7 +319,7 @@ ${error ? '<p class="error" role="alert">That token is not valid.</p>' : ''}
   async eventDetail(
     @Param('slug') slug: string,
     @Param('event_id') eventId: string,
-    @Query() query: Record<string, string>,
+    @Query(SingleQueryValues) query: Record<string, string>,
     @Req() req: Request,
     @Res() res: Response,
   ) {
@@ -383,7 +384,7 @@ ${error ? '<p class="error" role="alert">That token is not valid.</p>' : ''}
   @OrgDocs.auditLog()
   async auditLog(
     @Param('slug') slug: string,
-    @Query() query: Record<string, string>,
+    @Query(SingleQueryValues) query: Record<string, string>,
     @Req() req: Request,
     @Res() res: Response,
   ) {
@@ -424,7 +425,7 @@ ${pager(`/org/${slug}/audit-log`, { action }, page, log.pagination.total_pages)}
   @OrgDocs.bonusQueue()
   async bonusQueue(
     @Param('slug') slug: string,
-    @Query() query: Record<string, string>,
+    @Query(SingleQueryValues) query: Record<string, string>,
     @Req() req: Request,
     @Res() res: Response,
   ) {

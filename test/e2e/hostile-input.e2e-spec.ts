@@ -13,6 +13,7 @@ import { createLead } from '../factories/money.factory';
 import { createTenant, TestTenant } from '../factories/tenants.factory';
 import { upsertUser, UpsertedUser } from '../factories/users.factory';
 import { createTestApp, TestApp } from '../utils/create-test-app';
+import { orgSignIn } from '../utils/pages-http';
 import { testEnv } from '../utils/test-env';
 
 jest.setTimeout(90_000);
@@ -156,6 +157,54 @@ describe('hostile input', () => {
       // The popup keeps window.opener on every answer (SPEC 5), this one too.
       const popup = await t.http().get('/oauth/authorize?client_id=%00');
       expect(popup.headers['cross-origin-opener-policy']).toBeUndefined();
+    });
+  });
+
+  describe('out-of-range numbers and repeated parameters', () => {
+    it('refuses a page beyond 1,000,000,000 with 400 naming page (it was a 500 on the Embed reads)', async () => {
+      for (const page of ['99999999999999999999', '1e21', '9007199254740991', '1000000001']) {
+        for (const read of ['bonuses', 'leads', 'partners']) {
+          const res = await t
+            .http()
+            .get(`/embed/v1/data/${read}/${member.memberId}?tenant=${tenant.slug}&page=${page}`)
+            .set('Origin', origin);
+          expectProblem(res, 400, 'validation_failed', 'page');
+        }
+        for (const list of ['bonuses', 'audit-log', 'webhook/events']) {
+          const res = await t
+            .http()
+            .get(`/admin/v1/tenants/${tenant.slug}/${list}?page=${page}`)
+            .set('Authorization', admin());
+          expectProblem(res, 400, 'validation_failed', 'page');
+        }
+      }
+      const last = await t
+        .http()
+        .get(`/embed/v1/data/leads/${member.memberId}?tenant=${tenant.slug}&page=1000000000`)
+        .set('Origin', origin);
+      expect({ status: last.status, page: last.body.pagination?.page }).toEqual({
+        status: 200,
+        page: 1_000_000_000,
+      });
+    });
+
+    it('keeps the first of a repeated query parameter on the admin pages (it was a 500)', async () => {
+      const cookie = await orgSignIn(t.http, t.adminToken);
+      for (const path of [
+        `/org/${tenant.slug}/integration?notice=a&notice=b&error=c&error=d`,
+        `/org/${tenant.slug}/audit-log?notice=a&notice=b`,
+        `/org/${tenant.slug}/bonuses?user_id=a&user_id=b&created_from=a&created_from=b&page=1&page=2`,
+      ]) {
+        const res = await t.http().get(path).set('Cookie', cookie);
+        expect({ path, status: res.status }).toEqual({ path, status: 200 });
+        expect(res.headers['content-type']).toMatch(/^text\/html/);
+      }
+    });
+
+    it('answers a request target over 16 KiB with a 431 problem document, not a bare status line', async () => {
+      const res = await t.http().get(`/health/live?x=${'a'.repeat(20_000)}`);
+      expectProblem(res, 431, 'headers_too_large');
+      expect(res.headers['x-request-id']).toMatch(/^[0-9A-Z]{26}$/);
     });
   });
 

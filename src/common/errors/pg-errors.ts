@@ -1,3 +1,4 @@
+import { DatabaseError } from 'pg';
 import { QueryFailedError } from 'typeorm';
 
 /**
@@ -6,14 +7,20 @@ import { QueryFailedError } from 'typeorm';
  * conflict or reference to something missing.
  */
 export function mapPgError(
-  error: QueryFailedError,
+  error: QueryFailedError | DatabaseError,
 ): { status: number; code: string; detail: string } | undefined {
-  const code = (error.driverError as { code?: string } | undefined)?.code;
+  // TypeORM wraps the driver's error; the hot reads on the bare pool throw pg's own.
+  const code =
+    error instanceof QueryFailedError
+      ? (error.driverError as { code?: string } | undefined)?.code
+      : error.code;
   switch (code) {
     case '23505':
       return { status: 409, code: 'conflict', detail: 'The object already exists.' };
     case '23503':
       return { status: 404, code: 'not_found', detail: 'A referenced object does not exist.' };
+    case '22001': // a string too long for its column
+    case '54000': // a value too large to index
     case '22021': // a NUL byte in text
     case '22P05': // a NUL byte in jsonb
     case '23502':

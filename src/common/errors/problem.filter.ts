@@ -7,6 +7,7 @@ import {
   Logger,
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { DatabaseError } from 'pg';
 import { QueryFailedError } from 'typeorm';
 import { ALLOW_ORIGIN, EmbedOriginPolicy } from '../auth/embed-origin';
 import { HTML_SURFACE, sendErrorPage } from '../http/hostile-input';
@@ -88,7 +89,7 @@ export class ProblemFilter implements ExceptionFilter {
       }
       if (status < 500) return problem(status, codeForStatus(status), exception.message, requestId);
     }
-    if (exception instanceof QueryFailedError) {
+    if (exception instanceof QueryFailedError || exception instanceof DatabaseError) {
       const mapped = mapPgError(exception);
       if (mapped) return problem(mapped.status, mapped.code, mapped.detail, requestId);
     }

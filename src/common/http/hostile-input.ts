@@ -1,7 +1,11 @@
+import type { Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { NextFunction, Request, Response } from 'express';
 import type { FieldError } from '../errors/domain-error';
 import { ValidationFailedError } from '../errors/domain-error';
+import { PROBLEM_CONTENT_TYPE, problem } from '../errors/problem';
 import { escapeHtml, sendPage } from './html';
+import { REQUEST_ID_HEADER, requestIdFrom } from './request-id';
 
 /**
  * One definition of text the service refuses wherever it arrives (docs/architecture.md, "Hostile
@@ -169,4 +173,40 @@ export function requestTargetMiddleware(req: Request, res: Response, next: NextF
   // The Embed APIs vary by Origin on every answer, errors included (SPEC 4).
   if (req.url.startsWith('/embed/')) res.vary('Origin');
   next(new ValidationFailedError([problem], 'The request address is not valid.'));
+}
+
+/** What Node's HTTP parser refuses before any handler runs, as status, code and detail. */
+const CLIENT_ERRORS: Record<string, [number, string, string]> = {
+  HPE_HEADER_OVERFLOW: [
+    431,
+    'headers_too_large',
+    'The request line and headers are larger than the server takes (16 KiB).',
+  ],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'request_timeout', 'The request took too long to arrive.'],
+};
+
+/**
+ * Requests Node's HTTP parser refuses (a request target or headers over 16 KiB, malformed HTTP)
+ * never reach Express, and Node's own answer is a bare status line. This answers them with a
+ * problem document and a request id like every other error (SPEC 1.1).
+ */
+export function answerClientErrors(server: Server): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const [status, code, detail] = CLIENT_ERRORS[error.code ?? ''] ?? [
+      400,
+      'validation_failed',
+      'The request is not valid HTTP.',
+    ];
+    const id = requestIdFrom(undefined);
+    const body = JSON.stringify(problem(status, code, detail, id));
+    socket.end(
+      `HTTP/1.1 ${status} ${problem(status, code, detail).title}\r\n` +
+        `Content-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `${REQUEST_ID_HEADER}: ${id}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
 }

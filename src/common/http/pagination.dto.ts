@@ -3,11 +3,13 @@ import { IsInt, Max, Min } from 'class-validator';
 import { Optional } from '../validation/optional';
 
 export const MAX_PAGE_SIZE = 100;
+/** Beyond any list; keeps the offset an exact integer that PostgreSQL's bigint takes. */
+export const MAX_PAGE = 1_000_000_000;
 
 /** `page` and `page_size` as SPEC 1 bounds them; extend it for list queries with filters. */
 export class PageQueryDto {
   /** 1-based page number. @example 1 */
-  @Optional() @Type(() => Number) @IsInt() @Min(1) page: number = 1;
+  @Optional() @Type(() => Number) @IsInt() @Min(1) @Max(MAX_PAGE) page: number = 1;
 
   /** Items per page, at most 100. @example 20 */
   @Optional() @Type(() => Number) @IsInt() @Min(1) @Max(MAX_PAGE_SIZE) page_size: number = 20;
