@@ -27,7 +27,7 @@ const PREFIX = '/embed/v1/data/';
  */
 const PARAMS: Record<string, (value: string) => string | number | undefined> = {
   tenant: (v) => (v === '' ? undefined : v),
-  locale: canonicalLocale, // the DTO's @ToCanonicalLocale and @IsLocale in one
+  locale: canonicalLocale, // the DTO's @ToCanonicalLocale and @IsIntlLocale in one
   page: (v) => (/^[1-9][0-9]{0,8}$/.test(v) ? Number(v) : undefined),
   page_size: (v) =>
     /^[1-9][0-9]{0,2}$/.test(v) && Number(v) <= MAX_PAGE_SIZE ? Number(v) : undefined,
@@ -93,6 +93,8 @@ const READS: Record<string, Read> = {
  */
 @Injectable()
 export class EmbedReadLane implements FastLane {
+  readonly routes = Object.values(READS).map((read) => `GET ${read.route}`);
+
   constructor(
     private readonly policy: EmbedOriginPolicy,
     private readonly limiter: RateLimiter,

@@ -1,7 +1,8 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsString, Max, Min } from 'class-validator';
 import { PageQueryDto } from '../../common/http/pagination.dto';
-import { IsLocale, ToCanonicalLocale } from '../../common/i18n/validators';
+import { Optional } from '../../common/validation/optional';
+import { IsIntlLocale, ToCanonicalLocale } from '../../common/i18n/validators';
 
 export const LEAD_FILTERS = ['all', 'new', 'processed', 'converted', 'rejected'] as const;
 export const MAX_TREE_DEPTH = 20;
@@ -18,7 +19,7 @@ export class EmbedQueryDto {
    * its regional forms (`ru-KZ`), English for every other language.
    * @example "en-US"
    */
-  @IsOptional() @ToCanonicalLocale() @IsLocale() locale?: string;
+  @Optional() @ToCanonicalLocale() @IsIntlLocale() locale?: string;
 }
 
 export class EmbedPageQueryDto extends PageQueryDto {
@@ -29,15 +30,15 @@ export class EmbedPageQueryDto extends PageQueryDto {
    * Overrides the tenant's locale: any BCP 47 tag `Intl` supports (see the cabinet's `locale`).
    * @example "en-US"
    */
-  @IsOptional() @ToCanonicalLocale() @IsLocale() locale?: string;
+  @Optional() @ToCanonicalLocale() @IsIntlLocale() locale?: string;
 }
 
 export class EmbedLeadsQueryDto extends EmbedPageQueryDto {
   /** `all` (default) or one lead status. @example "all" */
-  @IsOptional() @IsIn(LEAD_FILTERS) status: (typeof LEAD_FILTERS)[number] = 'all';
+  @Optional() @IsIn(LEAD_FILTERS) status: (typeof LEAD_FILTERS)[number] = 'all';
 }
 
 export class EmbedTreeQueryDto extends EmbedQueryDto {
   /** Levels below the root, 1–20. @example 3 */
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(MAX_TREE_DEPTH) max_depth: number = 3;
+  @Optional() @Type(() => Number) @IsInt() @Min(1) @Max(MAX_TREE_DEPTH) max_depth: number = 3;
 }
