@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import type { IncomingMessage } from 'node:http';
 import { BullModule } from '@nestjs/bull';
@@ -18,6 +18,7 @@ import { OffersModule } from './offers/offers.module';
 import { AuthGuard } from './common/auth/auth.guard';
 import { AuthModule } from './common/auth/auth.module';
 import { ProblemFilter } from './common/errors/problem.filter';
+import { NoBodyInterceptor } from './common/http/no-body.interceptor';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
@@ -100,6 +101,7 @@ export class AppModule {
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: ProblemFilter },
+        { provide: APP_INTERCEPTOR, useClass: NoBodyInterceptor },
       ],
     };
   }
