@@ -24,6 +24,7 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { HousekeepingModule, HousekeepingWorkerModule } from './housekeeping/housekeeping.module';
+import { bullRootOptions } from './redis/bull-options';
 import { RedisModule } from './redis/redis.module';
 import { TenantsModule } from './tenants/tenants.module';
 import { UsersModule } from './users/users.module';
@@ -74,7 +75,7 @@ export class AppModule {
         DatabaseModule,
         AuthModule,
         RedisModule,
-        BullModule.forRoot({ redis: config.redisUrl, prefix: config.queuePrefix }),
+        BullModule.forRoot(bullRootOptions(config.redisUrl, config.queuePrefix)),
         EventsModule,
         IdempotencyModule,
         HealthModule,

@@ -2,6 +2,7 @@ import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
 import { AppConfig } from '../config/app-config';
+import { RETRY_PROCESS_DELAY_MS } from '../redis/bull-options';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveryService } from './webhook-delivery.service';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
@@ -12,12 +13,21 @@ import { WEBHOOKS_QUEUE } from './webhook.queue';
 import { WebhooksAdminController } from './webhooks-admin.controller';
 import { WebhooksService } from './webhooks.service';
 
-/** The queue's job lock outlasts an attempt, so Bull never hands a running attempt to another worker. */
+/**
+ * The queue's job lock outlasts an attempt, so Bull never hands a running attempt to another
+ * worker. After a Redis outage workers fetch again at once (RETRY_PROCESS_DELAY_MS, with the
+ * reconnect back-off of BullModule.forRoot) and look for due retries every second rather than
+ * every 5 s (guardInterval), so deliveries resume within about a second of Redis coming back.
+ */
 const webhooksQueue = BullModule.registerQueueAsync({
   name: WEBHOOKS_QUEUE,
   inject: [AppConfig],
   useFactory: (config: AppConfig) => ({
-    settings: { lockDuration: 2 * config.webhook.timeoutMs + 30_000 },
+    settings: {
+      lockDuration: 2 * config.webhook.timeoutMs + 30_000,
+      retryProcessDelay: RETRY_PROCESS_DELAY_MS,
+      guardInterval: 1000,
+    },
   }),
 });
 

@@ -1,6 +1,6 @@
 /**
- * Fault injection on the webhook delivery engine (SPEC 6 and 7): Redis lost and restarted empty,
- * a worker process SIGKILLed mid-delivery, two worker processes racing on duplicate jobs. Real
+ * Fault injection on the webhook delivery engine (SPEC 6 and 7): Redis lost and restarted empty
+ * (and how soon workers resume), a worker process SIGKILLed mid-delivery, two worker processes racing on duplicate jobs. Real
  * processes throughout: private redis-servers (never the shared one), workers spawned from
  * src/main.ts, a real HTTPS receiver.
  *
@@ -67,6 +67,10 @@ const REDIS_LOSS = scenario(1);
 const WORKER_CRASH = scenario(2);
 const TWO_WORKERS = scenario(3);
 const SCENARIOS = [REDIS_LOSS, WORKER_CRASH, TWO_WORKERS];
+/** How long Redis stays down in the Redis scenario: long enough for Bull's default back-off to reach seconds. */
+const OUTAGE_MS = 6000;
+/** Workers must take jobs again within this long of Redis answering again (issue #14). */
+const RESUME_WITHIN_MS = 2000;
 
 /** Stopped and restarted by the Redis scenario. */
 let volatileRedis: PrivateRedis;
@@ -398,8 +402,10 @@ describe('webhooks: fault injection', () => {
         });
       }),
     );
-    await sleep(Math.max(0, 1500 - (Date.now() - outageStarted)));
+    await sleep(Math.max(0, OUTAGE_MS - (Date.now() - outageStarted)));
+    const sentDuringOutage = sent.length;
     await volatileRedis.start();
+    const backAt = Date.now();
 
     // 3 + 3 leads, 3 conversions, 2 bonuses each.
     const subscribed = await subscribedEventIds(t, tenant.orgId);
@@ -419,6 +425,13 @@ describe('webhooks: fault injection', () => {
     expect([...okIds].sort()).toEqual(finalIds);
     expect(notExactlyOnce(sent)).toEqual([]);
     expect(overlapping(sent)).toEqual([]);
+
+    // Nothing went out while Redis was down, and the worker took jobs again within 2 s of Redis
+    // answering (ioredis under Bull's default back-off would wait up to 20 s to reconnect).
+    expect(sent.filter((s) => s.at < backAt)).toHaveLength(sentDuringOutage);
+    const resumedAfterMs =
+      Math.min(...sent.filter((s) => s.at >= backAt).map((s) => s.at)) - backAt;
+    expect(resumedAfterMs).toBeLessThanOrEqual(RESUME_WITHIN_MS);
   });
 
   it('delivers everything when the worker process is SIGKILLed mid-delivery and restarted', async () => {
