@@ -3,9 +3,10 @@
 //
 //   WEBHOOK_SECRET=whsec_… node server.js
 //
-// It verifies the signature over the raw body bytes, skips event ids it has already processed,
-// and logs one JSON line per request. See README.md for the options and docs/webhooks.md for the
-// contract.
+// It verifies the signature over the raw body bytes (the service's X-Service-Signature, or with
+// SIGNATURE_SCHEME=standard the Standard Webhooks webhook-signature), skips event ids it has
+// already processed, and logs one JSON line per request. See README.md for the options and
+// docs/webhooks.md for the contract.
 
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -15,9 +16,11 @@ const path = require('node:path');
 
 /** Larger bodies are refused (the service's events are a few KiB). */
 const MAX_BODY_BYTES = 1024 * 1024;
-/** How far X-Service-Timestamp may be from our clock when REQUIRE_TIMESTAMP=1. */
+/** How far X-Service-Timestamp (REQUIRE_TIMESTAMP=1) or webhook-timestamp may be from our clock. */
 const TIMESTAMP_TOLERANCE_S = 5 * 60;
 const HEX_SHA256 = /^[0-9a-f]{64}$/;
+/** One Standard Webhooks symmetric signature: `v1,` and the base64 of 32 bytes. */
+const STANDARD_V1 = /^v1,([A-Za-z0-9+/]{43}=)$/;
 
 /** HMAC-SHA256 of `data` keyed with the secret string's UTF-8 bytes, as raw bytes. */
 function hmac(secret, data) {
@@ -58,6 +61,36 @@ function verifyTimestamp(rawBody, headers, secrets, nowMs) {
   let ok = false;
   for (const secret of secrets) {
     ok = signatureMatches(headers['x-service-signature-timestamped'], hmac(secret, signed)) || ok;
+  }
+  return ok;
+}
+
+/**
+ * The Standard Webhooks check (https://www.standardwebhooks.com), the second way to verify: the
+ * `webhook-signature` header is a space-separated list of `v1,<base64>` signatures, each an
+ * HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`; one must match under one of our
+ * secrets (the key is the secret string's UTF-8 bytes, `whsec_` prefix included, the same key as
+ * X-Service-Signature), and `webhook-timestamp` must be within ±5 minutes. During a rotation the
+ * service sends a second signature made with the previous secret. Libraries do the same, e.g.
+ * npm `standardwebhooks`: `new Webhook(secret, { format: 'raw' }).verify(rawBody, headers)`.
+ */
+function verifyStandard(rawBody, headers, secrets, nowMs) {
+  const id = headers['webhook-id'];
+  const stamp = headers['webhook-timestamp'];
+  const header = headers['webhook-signature'];
+  if (typeof id !== 'string' || !id || typeof header !== 'string') return false;
+  if (typeof stamp !== 'string' || !/^\d{1,12}$/.test(stamp)) return false;
+  if (Math.abs(nowMs / 1000 - Number(stamp)) > TIMESTAMP_TOLERANCE_S) return false;
+  const given = header
+    .split(' ')
+    .map((signature) => STANDARD_V1.exec(signature))
+    .filter(Boolean)
+    .map((match) => Buffer.from(match[1], 'base64'));
+  const signed = Buffer.concat([Buffer.from(`${id}.${stamp}.`, 'utf8'), rawBody]);
+  let ok = false;
+  for (const secret of secrets) {
+    const expected = hmac(secret, signed);
+    for (const signature of given) ok = crypto.timingSafeEqual(signature, expected) || ok;
   }
   return ok;
 }
@@ -128,7 +161,10 @@ async function defaultOnEvent() {}
  * Builds the request handler.
  *   secret            WEBHOOK_SECRET (required)
  *   previousSecret    WEBHOOK_PREVIOUS_SECRET, during a rotation
- *   requireTimestamp  also require a fresh, signed X-Service-Timestamp
+ *   scheme            'service' (X-Service-Signature, the default) or 'standard' (Standard
+ *                     Webhooks: webhook-id, webhook-timestamp, webhook-signature)
+ *   requireTimestamp  also require a fresh, signed X-Service-Timestamp ('service' only; the
+ *                     Standard Webhooks check always includes its timestamp)
  *   store             a ProcessedEvents
  *   onEvent(envelope) your processing; throw to answer 500 and get the event again later
  *   log(line)         where the one line per request goes (default: JSON on stdout)
@@ -136,6 +172,7 @@ async function defaultOnEvent() {}
 function createHandler({
   secret,
   previousSecret,
+  scheme = 'service',
   requireTimestamp = false,
   store = new ProcessedEvents(),
   onEvent = defaultOnEvent,
@@ -143,6 +180,9 @@ function createHandler({
   now = Date.now,
 }) {
   if (!secret) throw new Error('WEBHOOK_SECRET is required');
+  if (scheme !== 'service' && scheme !== 'standard') {
+    throw new Error(`SIGNATURE_SCHEME must be 'service' or 'standard', not '${scheme}'`);
+  }
   const secrets = previousSecret ? [secret, previousSecret] : [secret];
 
   const answer = (res, status, body) => {
@@ -172,11 +212,19 @@ function createHandler({
       const raw = Buffer.concat(chunks);
       const eventIdHeader = req.headers['x-service-event-id'];
 
-      if (!verifyBody(raw, req.headers, secrets)) {
+      const verified =
+        scheme === 'standard'
+          ? verifyStandard(raw, req.headers, secrets, now())
+          : verifyBody(raw, req.headers, secrets);
+      if (!verified) {
         log({ result: 'rejected', reason: 'invalid signature', event_id: eventIdHeader });
         return answer(res, 401, { error: 'invalid signature' });
       }
-      if (requireTimestamp && !verifyTimestamp(raw, req.headers, secrets, now())) {
+      if (
+        scheme === 'service' &&
+        requireTimestamp &&
+        !verifyTimestamp(raw, req.headers, secrets, now())
+      ) {
         log({ result: 'rejected', reason: 'invalid timestamp', event_id: eventIdHeader });
         return answer(res, 401, { error: 'invalid timestamp' });
       }
@@ -250,6 +298,10 @@ function main() {
     process.stderr.write('Set WEBHOOK_SECRET to the secret shown by PUT …/webhook (whsec_…).\n');
     process.exit(1);
   }
+  if (env.SIGNATURE_SCHEME && !['service', 'standard'].includes(env.SIGNATURE_SCHEME)) {
+    process.stderr.write("Set SIGNATURE_SCHEME to 'service' (the default) or 'standard'.\n");
+    process.exit(1);
+  }
   if (Boolean(env.TLS_KEY) !== Boolean(env.TLS_CERT)) {
     process.stderr.write('Set both TLS_KEY and TLS_CERT (PEM files), or neither.\n');
     process.exit(1);
@@ -267,6 +319,7 @@ function main() {
   const server = createReceiver({
     secret: env.WEBHOOK_SECRET,
     previousSecret: env.WEBHOOK_PREVIOUS_SECRET || undefined,
+    scheme: env.SIGNATURE_SCHEME || 'service',
     requireTimestamp: env.REQUIRE_TIMESTAMP === '1',
     store,
     tls,
@@ -279,6 +332,7 @@ function main() {
       url: `${scheme}://localhost:${server.address().port}/`,
       store: file || 'memory',
       previous_secret: Boolean(env.WEBHOOK_PREVIOUS_SECRET),
+      signature_scheme: env.SIGNATURE_SCHEME || 'service',
       require_timestamp: env.REQUIRE_TIMESTAMP === '1',
     });
   });
@@ -293,4 +347,11 @@ function main() {
 
 if (require.main === module) main();
 
-module.exports = { createReceiver, createHandler, ProcessedEvents, verifyBody, verifyTimestamp };
+module.exports = {
+  createReceiver,
+  createHandler,
+  ProcessedEvents,
+  verifyBody,
+  verifyTimestamp,
+  verifyStandard,
+};

@@ -38,6 +38,21 @@ function signedHeaders(body, { secret = SECRET, previous, timestamp } = {}) {
   return headers;
 }
 
+/** The Standard Webhooks headers the service sends beside its own: one v1 signature per secret. */
+function standardHeaders(body, { secrets = [SECRET], id, timestamp } = {}) {
+  const ts = timestamp ?? Math.floor(Date.now() / 1000);
+  const eventId = id ?? JSON.parse(body).event_id;
+  const signed = Buffer.concat([Buffer.from(`${eventId}.${ts}.`), Buffer.from(body)]);
+  const signature = (secret) =>
+    `v1,${crypto.createHmac('sha256', secret).update(signed).digest('base64')}`;
+  return {
+    'Content-Type': 'application/json',
+    'webhook-id': eventId,
+    'webhook-timestamp': String(ts),
+    'webhook-signature': secrets.map(signature).join(' '),
+  };
+}
+
 function envelope(eventId, payload = { lead_id: 'lead_01TEST', metadata: {} }) {
   return JSON.stringify({
     event_type: 'lead.created',
@@ -259,6 +274,53 @@ describe('REQUIRE_TIMESTAMP=1', () => {
     const moved = signedHeaders(body);
     moved['X-Service-Timestamp'] = String(Number(moved['X-Service-Timestamp']) + 1);
     assert.equal((await post(server.url, body, moved)).status, 401);
+  });
+});
+
+describe('SIGNATURE_SCHEME=standard (Standard Webhooks headers)', () => {
+  let server;
+  before(async () => {
+    server = await startChild({
+      WEBHOOK_SECRET: SECRET,
+      WEBHOOK_PREVIOUS_SECRET: OLD_SECRET,
+      SIGNATURE_SCHEME: 'standard',
+      PROCESSED_FILE: ':memory:',
+    });
+  });
+  after(() => server.stop());
+
+  it('accepts a request whose webhook-signature matches, as the service sends it', async () => {
+    const body = envelope('evt_std_1');
+    const res = await post(server.url, body, { ...signedHeaders(body), ...standardHeaders(body) });
+    assert.deepEqual(res.body, { received: true });
+  });
+
+  it('accepts either v1 signature during a rotation, under either secret it knows', async () => {
+    const a = envelope('evt_std_2');
+    const both = standardHeaders(a, { secrets: ['whsec_newer_than_ours', OLD_SECRET] });
+    assert.deepEqual((await post(server.url, a, both)).body, { received: true });
+    const b = envelope('evt_std_3');
+    assert.deepEqual((await post(server.url, b, standardHeaders(b))).body, { received: true });
+  });
+
+  it('refuses a changed body, another secret, a stale timestamp, another id, or no headers', async () => {
+    const body = envelope('evt_std_4');
+    const good = standardHeaders(body);
+    const cases = [
+      [body.replace('lead_01TEST', 'lead_11TEST'), good],
+      [body, standardHeaders(body, { secrets: ['whsec_someone_else'] })],
+      [body, standardHeaders(body, { timestamp: Math.floor(Date.now() / 1000) - 600 })],
+      [body, { ...good, 'webhook-id': 'evt_other' }],
+      [body, { ...good, 'webhook-signature': `v1a,${good['webhook-signature'].slice(3)}` }],
+      // Only X-Service-* headers: this receiver checks the Standard Webhooks ones.
+      [body, signedHeaders(body)],
+    ];
+    for (const [sent, headers] of cases) {
+      assert.deepEqual(await post(server.url, sent, headers), {
+        status: 401,
+        body: { error: 'invalid signature' },
+      });
+    }
   });
 });
 

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { deliveryHeaders, hmacHex } from './webhook-signature';
+import { Webhook } from 'standardwebhooks';
+import { deliveryHeaders, hmacHex, standardSignature } from './webhook-signature';
 
 /** The receiver's side of the contract: HMAC-SHA256 over the raw bytes, key = the secret's UTF-8. */
 const expected = (secret: string, data: string | Buffer) =>
@@ -76,5 +77,57 @@ describe('deliveryHeaders', () => {
   it('puts only string values in headers', () => {
     const headers = deliveryHeaders({ ...input, previousSecret: 'whsec_old' });
     for (const value of Object.values(headers)) expect(typeof value).toBe('string');
+  });
+});
+
+describe('Standard Webhooks headers', () => {
+  const body =
+    '{"event_type":"lead.created","event_id":"evt_01JD0Z6V2Y8K3M4N5P6Q7R8S9T","payload":{"name":"Мария"}}';
+  const eventId = 'evt_01JD0Z6V2Y8K3M4N5P6Q7R8S9T';
+  const now = () => Math.floor(Date.now() / 1000);
+  const input = (timestamp: number, previousSecret?: string) => ({
+    body,
+    eventId,
+    eventType: 'lead.created',
+    attempt: 2,
+    secret: 'whsec_03een3CesO8IwzdijVNQD0L7Z_EQacsPZCk7yfthg-M',
+    previousSecret,
+    timestamp,
+  });
+
+  it('signs `<webhook-id>.<webhook-timestamp>.<body>` with base64 HMAC-SHA256, key = the secret UTF-8', () => {
+    const h = deliveryHeaders(input(1_790_000_000));
+    expect(h['webhook-id']).toBe(eventId);
+    expect(h['webhook-timestamp']).toBe('1790000000');
+    expect(h['webhook-timestamp']).toBe(h['X-Service-Timestamp']);
+    const mac = createHmac('sha256', Buffer.from(input(0).secret, 'utf8'))
+      .update(Buffer.from(`${eventId}.1790000000.${body}`, 'utf8'))
+      .digest('base64');
+    expect(h['webhook-signature']).toBe(`v1,${mac}`);
+    expect(standardSignature(input(0).secret, eventId, 1_790_000_000, Buffer.from(body))).toBe(
+      `v1,${mac}`,
+    );
+  });
+
+  it('verifies with the official standardwebhooks library given the secret as raw bytes', () => {
+    const h = deliveryHeaders(input(now()));
+    const event: unknown = new Webhook(input(0).secret, { format: 'raw' }).verify(body, h);
+    expect(event).toEqual(JSON.parse(body));
+    expect(() => new Webhook('whsec_other', { format: 'raw' }).verify(body, h)).toThrow(
+      'No matching signature found',
+    );
+    expect(() => new Webhook(input(0).secret, { format: 'raw' }).verify(`${body} `, h)).toThrow();
+  });
+
+  it('adds a second v1 signature with the previous secret during a rotation', () => {
+    const h = deliveryHeaders(input(now(), 'whsec_old'));
+    const signatures = h['webhook-signature'].split(' ');
+    expect(signatures).toHaveLength(2);
+    for (const signature of signatures) expect(signature).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+    expect(new Webhook('whsec_old', { format: 'raw' }).verify(body, h)).toEqual(JSON.parse(body));
+    expect(new Webhook(input(0).secret, { format: 'raw' }).verify(body, h)).toEqual(
+      JSON.parse(body),
+    );
+    expect(deliveryHeaders(input(now()))['webhook-signature'].split(' ')).toHaveLength(1);
   });
 });

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { createServer } from 'node:net';
+import { Webhook } from 'standardwebhooks';
 import { createLead, eventsOf, registerConversion } from '../factories/money.factory';
 import { createTenant, TestTenant } from '../factories/tenants.factory';
 import { createChain, upsertUser } from '../factories/users.factory';
@@ -42,6 +43,14 @@ interface Detail {
   status: string;
   attempts: Attempt[];
 }
+
+/** The example receiver's two checks (examples/webhook-receiver/server.js, plain JavaScript). */
+type Headers = Record<string, string | string[] | undefined>;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const example = require('../../examples/webhook-receiver/server.js') as {
+  verifyBody: (raw: Buffer, headers: Headers, secrets: string[]) => boolean;
+  verifyStandard: (raw: Buffer, headers: Headers, secrets: string[], nowMs: number) => boolean;
+};
 
 const EVENT_ID = /^evt_[0-9A-HJKMNP-TV-Z]{26}$/;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -952,6 +961,55 @@ describe('webhooks: delivery engine', () => {
       const third = (await waitForRequests(path, 3))[2];
       expect(third.headers['x-service-signature']).toBe(hmac(second, third.body));
       expect(third.headers['x-service-signature-previous']).toBe(hmac(first, third.body));
+    });
+  });
+
+  describe('Standard Webhooks headers', () => {
+    it('a real delivery verifies with the standardwebhooks package, before and during a rotation', async () => {
+      const { tenant, path, url } = await tenantWithPath();
+      const first = await configure(tenant.slug, url, ['lead.created']);
+      const eventId = await leadEvent(tenant);
+      const [req] = await waitForRequests(path, 1);
+      const h = req.headers as Record<string, string>;
+      // Beside the X-Service-* headers, which are unchanged.
+      expect(h['x-service-signature']).toBe(hmac(first, req.body));
+      expect(h['webhook-id']).toBe(eventId);
+      expect(h['webhook-id']).toBe(h['x-service-event-id']);
+      expect(h['webhook-timestamp']).toBe(h['x-service-timestamp']);
+      expect(h['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+      // The official library, given the endpoint's secret as raw bytes, accepts the request as sent
+      // and parses the body; another secret or one changed byte is refused.
+      const verified = new Webhook(first, { format: 'raw' }).verify(req.body.toString('utf8'), h);
+      expect(verified).toEqual(JSON.parse(req.body.toString('utf8')));
+      expect(() =>
+        new Webhook(`${first}x`, { format: 'raw' }).verify(req.body.toString(), h),
+      ).toThrow('No matching signature found');
+      const tampered = req.body.toString('utf8').replace('lead.created', 'lead.Created');
+      expect(() => new Webhook(first, { format: 'raw' }).verify(tampered, h)).toThrow();
+      // The example receiver accepts it both ways (SIGNATURE_SCHEME=standard and the default).
+      expect(example.verifyStandard(req.body, req.headers, [first], Date.now())).toBe(true);
+      expect(example.verifyBody(req.body, req.headers, [first])).toBe(true);
+      expect(example.verifyStandard(req.body, req.headers, ['whsec_x'], Date.now())).toBe(false);
+
+      // During the 24 h after a rotation a second v1 signature, with the previous secret, follows.
+      const rotated = await t
+        .http()
+        .post(`/admin/v1/tenants/${tenant.slug}/webhook/secret`)
+        .set(admin());
+      expect(rotated.status).toBe(200);
+      const second = rotated.body.secret as string;
+      await leadEvent(tenant);
+      const after = (await waitForRequests(path, 2))[1];
+      const ah = after.headers as Record<string, string>;
+      const body = after.body.toString('utf8');
+      expect(ah['webhook-signature'].split(' ')).toHaveLength(2);
+      expect(ah['webhook-signature']).toMatch(/^v1,\S{44} v1,\S{44}$/);
+      expect(new Webhook(second, { format: 'raw' }).verify(body, ah)).toEqual(JSON.parse(body));
+      expect(new Webhook(first, { format: 'raw' }).verify(body, ah)).toEqual(JSON.parse(body));
+      expect(example.verifyStandard(after.body, after.headers, [first], Date.now())).toBe(true);
+      expect(example.verifyStandard(after.body, after.headers, [second], Date.now())).toBe(true);
+      expect(ah['x-service-signature']).toBe(hmac(second, after.body));
+      expect(ah['x-service-signature-previous']).toBe(hmac(first, after.body));
     });
   });
 
