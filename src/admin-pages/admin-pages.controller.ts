@@ -342,7 +342,7 @@ ${error ? '<p class="error" role="alert">That token is not valid.</p>' : ''}
             `${a.attempt}${a.replay ? ' (replay)' : ''}`,
             e(a.at),
             e(String(a.status_code ?? '—')),
-            `${a.duration_ms} ms`,
+            a.duration_ms === null ? e(a.state.replace('_', ' ')) : `${a.duration_ms} ms`,
             e(a.error ?? ''),
             `<code>${e((a.response_body ?? '').slice(0, 300))}</code>`,
           ]),

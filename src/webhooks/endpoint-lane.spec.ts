@@ -232,4 +232,33 @@ describe('EndpointLane', () => {
     expect(batch.unclaims).toHaveLength(7);
     expect(batch.lease).toMatchObject({ target: 1 });
   });
+
+  it('knows which deliveries it has, from admission until their record is written', () => {
+    const lane = claimedLane(2);
+    lane.admit(items(1, 5));
+    expect(lane.has('evt_0', false)).toBe(true);
+    expect(lane.has('evt_5', false)).toBe(true);
+    expect(lane.has('evt_0', true)).toBe(false);
+    expect(lane.has('evt_9', false)).toBe(false);
+    const entry = answer(lane);
+    expect(lane.has(entry.item.eventId, false)).toBe(true);
+    lane.recorded(entry.item);
+    expect(lane.has(entry.item.eventId, false)).toBe(false);
+  });
+
+  it('gives one answered attempt alone, with no lease or claim, for a statement of its own', () => {
+    const lane = claimedLane(2);
+    lane.admit(items(2, 5));
+    const first = answer(lane);
+    const second = answer(lane);
+    const batch = lane.takeRecord(0)!;
+    expect(batch.lease).toBeUndefined();
+    expect(batch).toMatchObject({ claims: [], unclaims: [] });
+    expect(batch.records).toEqual([first]);
+    // The rest goes in the next batch, the lane's claims with it.
+    const next = lane.takeBatch(1, false)!;
+    expect(next.records).toEqual([second]);
+    expect(next.claims.map((i) => i.eventId)).toEqual(['evt_5', 'evt_6']);
+    expect(lane.takeRecord(2)).toBeUndefined();
+  });
 });

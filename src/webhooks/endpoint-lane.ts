@@ -166,6 +166,11 @@ export class EndpointLane {
     return Math.max(1, Math.min(this.settings.maxPrefetch, 1 + waiting));
   }
 
+  /** Whether the lane has this delivery (asked for, claimed, in flight or being recorded). */
+  has(eventId: string, replay: boolean): boolean {
+    return this.keys.has(key(eventId, replay));
+  }
+
   /** Adds the items that are not already in the lane; returns those that were. */
   admit(items: LaneItem[]): LaneItem[] {
     const duplicates: LaneItem[] = [];
@@ -272,6 +277,16 @@ export class EndpointLane {
     }
     if (!records.length && !unclaims.length && !lease) return undefined;
     return { records, lease, claims, unclaims, sentAt: now };
+  }
+
+  /**
+   * The oldest answered attempt alone, with no lease, claim or unclaim: after a refused statement
+   * the engine writes a suspected lane's records one per statement (WebhookDeliveryService).
+   */
+  takeRecord(now: number): LaneBatch | undefined {
+    const record = this.records.shift();
+    if (!record) return undefined;
+    return { records: [record], claims: [], unclaims: [], sentAt: now };
   }
 
   /**

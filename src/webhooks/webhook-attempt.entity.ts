@@ -1,5 +1,13 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
+/**
+ * `in_flight`: written by the statement that claims the attempt, before its request is sent;
+ * `completed`: its answer (or failure) is recorded. A row left `in_flight` by a worker that died
+ * is shown as `interrupted` once the delivery's lock has lapsed (see webhooks.service.ts).
+ */
+export const ATTEMPT_STATES = ['in_flight', 'completed'] as const;
+export type AttemptState = (typeof ATTEMPT_STATES)[number];
+
 /** One HTTP attempt of a delivery, for the operator's view (SPEC 2, event detail). */
 @Entity({ name: 'webhook_attempts' })
 export class WebhookAttemptEntity {
@@ -14,4 +22,5 @@ export class WebhookAttemptEntity {
   /** The first 4 KiB of the receiver's answer. */
   @Column({ type: 'text', name: 'response_body', nullable: true }) responseBody: string | null;
   @Column({ type: 'boolean', default: false }) replay: boolean;
+  @Column({ type: 'text', default: 'completed' }) state: AttemptState;
 }

@@ -92,6 +92,19 @@ export interface ClaimRequest {
   deferMs: number;
 }
 
+/** A delivery the sweeper found overdue (see WebhookDeliveriesRepository.overdue). */
+export interface OverdueDelivery {
+  tenantId: string;
+  eventId: string;
+  attempts: number;
+  /** A staff replay not made yet (the delivery is settled). */
+  replay: boolean;
+  /** Every one of the endpoint's slots is leased. */
+  busy: boolean;
+  /** The asking process holds one of them. */
+  mine: boolean;
+}
+
 /** A claim given back unsent (it waited too long, or the process is stopping). */
 export interface Unclaim {
   tenantId: string;
@@ -118,16 +131,25 @@ export interface FlushOutput {
   claims: ClaimOutcome[];
 }
 
+/**
+ * Claimable: unlocked, and due (pending), or for a replay settled with a replay requested and not
+ * made yet (`replay_requested_at`, written before the 202: a duplicate or stale replay job finds
+ * nothing to do).
+ */
 const CLAIMABLE = `(d.locked_until IS NULL OR d.locked_until < now())
        AND CASE WHEN q.replay THEN d.status IN ('dead', 'delivered')
+                                   AND d.replay_requested_at IS NOT NULL
                 ELSE d.status = 'pending' AND d.next_attempt_at <= now() + interval '1 second' END`;
 const LOCK = `now() + make_interval(secs => $14 / 1000.0)`;
 
 /**
  * Attempt rows, and the settling of their deliveries ($1–$12, one array element per attempt;
- * times as epoch milliseconds). A delivery is settled only if `attempts` still equals the
- * attempt's number, so an attempt whose claim lapsed can never overwrite a later one. Writing the
- * same attempt twice (a retried statement that had committed) inserts nothing the second time.
+ * times as epoch milliseconds). The attempt's row, written `in_flight` by its claim, is completed
+ * with the outcome (or inserted, should it be missing). A delivery is settled only if `attempts`
+ * still equals the attempt's number, so an attempt whose claim lapsed can never overwrite a later
+ * one. Writing the same attempt twice (a retried statement that had committed) changes nothing the
+ * second time. A recorded replay clears the replay request it answered: one made before its claim
+ * (`updated_at` is the claim's time), not one made while it was in flight.
  */
 const RECORD_CTES = `r AS (
     SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::float8[], $5::int[], $6::int[],
@@ -136,17 +158,24 @@ const RECORD_CTES = `r AS (
                   AS r(tenant_id, event_id, attempt, at_ms, status_code, duration_ms, error,
                        response_body, replay, status, next_attempt_ms, delivered_ms, n)
   ), attempt AS (
-    INSERT INTO webhook_attempts
-           (tenant_id, event_id, attempt, at, status_code, duration_ms, error, response_body, replay)
+    INSERT INTO webhook_attempts AS a
+           (tenant_id, event_id, attempt, at, status_code, duration_ms, error, response_body, replay,
+            state)
     SELECT tenant_id, event_id, attempt, to_timestamp(at_ms / 1000), status_code, duration_ms,
-           error, response_body, replay
+           error, response_body, replay, 'completed'
       FROM r
-    ON CONFLICT DO NOTHING
+    ON CONFLICT (tenant_id, event_id, attempt) DO UPDATE
+       SET at = excluded.at, status_code = excluded.status_code,
+           duration_ms = excluded.duration_ms, error = excluded.error,
+           response_body = excluded.response_body, state = 'completed'
+     WHERE a.state = 'in_flight'
   ), settled AS (
     UPDATE webhook_deliveries d
        SET status = r.status, next_attempt_at = to_timestamp(r.next_attempt_ms / 1000),
            delivered_at = COALESCE(to_timestamp(r.delivered_ms / 1000), d.delivered_at),
            last_status_code = r.status_code, last_error = r.error, locked_until = NULL,
+           replay_requested_at = CASE WHEN r.replay AND d.replay_requested_at <= d.updated_at
+                                      THEN NULL ELSE d.replay_requested_at END,
            updated_at = now()
       FROM r
      WHERE d.tenant_id = r.tenant_id AND d.event_id = r.event_id AND d.attempts = r.attempt
@@ -158,7 +187,12 @@ const RECORD_CTES = `r AS (
  * (the caller sees to that):
  *
  * 1. Records: as RECORD_CTES.
- * 2. Unclaims ($25–$27): claims given back unsent; `attempts` steps back, the lock goes.
+ * 2. Unclaims ($25–$27): claims given back unsent; `attempts` steps back, the lock goes, and the
+ *    attempt's `in_flight` row is deleted. The claim is still this process's while `attempts`
+ *    equals its number and a lock is set, lapsed or not: once its lock lapses nobody else can
+ *    claim the delivery without moving `attempts` on, and a later claim given back clears the
+ *    lock. So a claim given back after its lock lapsed (a stalled process, a statement written
+ *    late) still steps back, and no attempt number is used up without a request.
  * 3. Leases ($16–$20, one element per lane): this process (`holder` $13) keeps at most `target`
  *    of its live slot leases, renewing them when asked, releases the others, and leases free or
  *    lapsed slots (`slot < cap` $15, FOR UPDATE SKIP LOCKED, so concurrent statements never take
@@ -166,18 +200,26 @@ const RECORD_CTES = `r AS (
  * 4. Claims ($21–$24): a due (or, for a replay, settled) unlocked delivery is claimed (`attempts
  *    + 1`, locked for `lockMs` $14) if its lane holds a slot and the lane's claimed attempts stay
  *    within the lane's `prefetch` × its slots; over that it is `limited`; with no slot it is `busy`,
- *    and its `next_attempt_at` moves by `defer_ms`.
+ *    and its `next_attempt_at` moves by `defer_ms`. Each claim writes its attempt's row
+ *    `in_flight` in the same statement, before any request is sent, so a process killed
+ *    mid-attempt leaves the attempt in the log.
  *
  * Rows: one per settled record, per lane (slots held, and the endpoint as it is now) and per
  * claim answered (the stored body for a claimed one); a claim not answered has nothing to do.
  */
 const FLUSH = `
-  WITH ${RECORD_CTES}, unclaimed AS (
+  WITH ${RECORD_CTES}, u AS (
+    SELECT * FROM unnest($25::text[], $26::text[], $27::int[]) AS u(tenant_id, event_id, attempt)
+  ), unclaimed AS (
     UPDATE webhook_deliveries d
        SET attempts = d.attempts - 1, locked_until = NULL, updated_at = now()
-      FROM unnest($25::text[], $26::text[], $27::int[]) AS u(tenant_id, event_id, attempt)
+      FROM u
      WHERE d.tenant_id = u.tenant_id AND d.event_id = u.event_id AND d.attempts = u.attempt
-       AND d.locked_until > now()
+       AND d.locked_until IS NOT NULL
+  ), unsent AS (
+    DELETE FROM webhook_attempts a USING u
+     WHERE a.tenant_id = u.tenant_id AND a.event_id = u.event_id AND a.attempt = u.attempt
+       AND a.state = 'in_flight'
   ), l AS (
     SELECT * FROM unnest($16::text[], $17::int[], $18::int[], $19::int[], $20::boolean[])
                   WITH ORDINALITY AS l(tenant_id, target, outstanding, prefetch, renew, n)
@@ -228,7 +270,11 @@ const FLUSH = `
       FROM due q
      WHERE d.tenant_id = q.tenant_id AND d.event_id = q.event_id AND q.slots > 0 AND q.within
        AND ${CLAIMABLE}
-    RETURNING q.n, d.tenant_id, d.event_id, d.attempts, d.event_type, d.status
+    RETURNING q.n, d.tenant_id, d.event_id, d.attempts, d.event_type, d.status, q.replay
+  ), started AS (
+    INSERT INTO webhook_attempts (tenant_id, event_id, attempt, at, duration_ms, replay, state)
+    SELECT tenant_id, event_id, attempts, now(), 0, replay, 'in_flight' FROM claimed
+    ON CONFLICT DO NOTHING
   ), deferred AS (
     UPDATE webhook_deliveries d
        SET next_attempt_at = now() + make_interval(secs => q.defer_ms / 1000.0), updated_at = now()
@@ -347,7 +393,7 @@ export class WebhookDeliveriesRepository {
         unclaims.map((u) => u.eventId),
         unclaims.map((u) => u.attempt),
       ],
-      'webhook_flush_v5',
+      'webhook_flush_v6',
     )) as FlushRow[];
     const output: FlushOutput = {
       settled: records.map(() => false),
@@ -427,29 +473,73 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * Pending deliveries overdue by `graceMs` and not in flight: what Redis or a crash lost. An
-   * endpoint with all `endpointConcurrency` slots leased is being worked on (its process has the
-   * rest of its backlog in hand, or defers what it cannot take): its deliveries are left for a
-   * later sweep, when a slot is free (leases lapse, so one always will be).
+   * What Redis or a crash may have lost, oldest first: pending deliveries overdue by `graceMs`, and
+   * staff replays requested more than `graceMs` ago, that are not in flight. Each row says whether
+   * every one of the endpoint's `endpointConcurrency` slots is leased (`busy`) and whether `holder`
+   * (the asking process) holds one of them (`mine`): the sweeper must not skip a busy endpoint, or
+   * a lost job would wait for a pause in its traffic that may never come (webhook-delivery.service
+   * sweep()).
    */
   async overdue(
     graceMs: number,
     limit: number,
     endpointConcurrency: number,
-  ): Promise<{ tenantId: string; eventId: string; attempts: number }[]> {
-    const rows: { tenant_id: string; event_id: string; attempts: number }[] =
-      await this.tx.manager.query(
-        `SELECT d.tenant_id, d.event_id, d.attempts FROM webhook_deliveries d
-        WHERE d.status = 'pending'
-          AND d.next_attempt_at < now() - make_interval(secs => $1 / 1000.0)
-          AND (d.locked_until IS NULL OR d.locked_until < now())
-          AND (SELECT count(*) FROM webhook_endpoint_slots s
-                WHERE s.tenant_id = d.tenant_id AND s.locked_until > now()) < $3
-        ORDER BY d.next_attempt_at
+    holder: string,
+  ): Promise<OverdueDelivery[]> {
+    const rows: {
+      tenant_id: string;
+      event_id: string;
+      attempts: number;
+      replay: boolean;
+      busy: boolean;
+      mine: boolean;
+    }[] = await this.tx.manager.query(
+      `SELECT o.tenant_id, o.event_id, o.attempts, o.replay,
+              (SELECT count(*) FROM webhook_endpoint_slots s
+                WHERE s.tenant_id = o.tenant_id AND s.slot < $3 AND s.locked_until > now()) >= $3
+                AS busy,
+              EXISTS (SELECT 1 FROM webhook_endpoint_slots s
+                       WHERE s.tenant_id = o.tenant_id AND s.slot < $3 AND s.holder = $4
+                         AND s.locked_until > now()) AS mine
+         FROM ((SELECT d.tenant_id, d.event_id, d.attempts, false AS replay,
+                       d.next_attempt_at AS since
+                  FROM webhook_deliveries d
+                 WHERE d.status = 'pending'
+                   AND d.next_attempt_at < now() - make_interval(secs => $1 / 1000.0)
+                   AND (d.locked_until IS NULL OR d.locked_until < now())
+                 ORDER BY d.next_attempt_at
+                 LIMIT $2)
+               UNION ALL
+               (SELECT d.tenant_id, d.event_id, d.attempts, true, d.replay_requested_at
+                  FROM webhook_deliveries d
+                 WHERE d.replay_requested_at < now() - make_interval(secs => $1 / 1000.0)
+                   AND d.status <> 'pending'
+                   AND (d.locked_until IS NULL OR d.locked_until < now())
+                 ORDER BY d.replay_requested_at
+                 LIMIT $2)) o
+        ORDER BY o.since
         LIMIT $2`,
-        [graceMs, limit, Math.min(endpointConcurrency, ENDPOINT_SLOTS)],
-      );
-    return rows.map((r) => ({ tenantId: r.tenant_id, eventId: r.event_id, attempts: r.attempts }));
+      [graceMs, limit, Math.min(endpointConcurrency, ENDPOINT_SLOTS), holder],
+    );
+    return rows.map((r) => ({
+      tenantId: r.tenant_id,
+      eventId: r.event_id,
+      attempts: r.attempts,
+      replay: r.replay,
+      busy: r.busy,
+      mine: r.mine,
+    }));
+  }
+
+  /** Asks for one fresh attempt of a settled delivery (a staff replay); false if it is pending. */
+  async requestReplay(tenantId: string, eventId: string): Promise<boolean> {
+    // TypeORM answers an UPDATE with [rows, affected].
+    const [, affected]: [unknown[], number] = await this.tx.manager.query(
+      `UPDATE webhook_deliveries SET replay_requested_at = now()
+        WHERE tenant_id = $1 AND event_id = $2 AND status <> 'pending'`,
+      [tenantId, eventId],
+    );
+    return affected > 0;
   }
 }
 

@@ -14,6 +14,8 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 @Index('ix_webhook_deliveries_due', { synchronize: false })
 /** Attempts in flight per tenant (the per-endpoint cap), without scanning settled deliveries. */
 @Index('ix_webhook_deliveries_in_flight', { synchronize: false })
+/** Staff replays not made yet (the sweeper's second work list). */
+@Index('ix_webhook_deliveries_replay_requested', { synchronize: false })
 export class WebhookDeliveryEntity {
   @PrimaryColumn({ type: 'text', name: 'tenant_id' }) tenantId: string;
   /** The delivery is named by its event: one delivery per event. */
@@ -30,6 +32,12 @@ export class WebhookDeliveryEntity {
     number | null;
   @Column({ type: 'text', name: 'last_error', nullable: true }) lastError: string | null;
   @Column({ type: 'timestamptz', name: 'delivered_at', nullable: true }) deliveredAt: Date | null;
+  /**
+   * A staff replay not made yet (written before the 202, cleared when the replay attempt is
+   * recorded): the sweeper re-enqueues it if Redis lost its job.
+   */
+  @Column({ type: 'timestamptz', name: 'replay_requested_at', nullable: true })
+  replayRequestedAt: Date | null;
   @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' }) createdAt: Date;
   @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' }) updatedAt: Date;
 

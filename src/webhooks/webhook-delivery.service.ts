@@ -45,6 +45,7 @@ import {
   deliverJobId,
   GROUP_SIZE,
   groupJobId,
+  replayJobId,
   WEBHOOKS_QUEUE,
 } from './webhook.queue';
 
@@ -119,8 +120,8 @@ type BulkJob = { name: string; data: DeliverJob; opts: JobOptions };
 
 /**
  * A job for an attempt put off because its endpoint had no slot for this process (`attempt`,
- * for the job id), or, for a replay, given back unsent: a replay has no pending row for the
- * sweeper to find, so it travels on as a replay job.
+ * for the job id), or, for a replay, given back unsent: it travels on as a replay job at once
+ * rather than waiting for the sweeper (which would find it too: a replay request is a row).
  */
 const laterJob = (
   tenantId: string,
@@ -189,6 +190,12 @@ export class WebhookDeliveryService
   private scheduled = false;
   /** Statements failed in a row (transient failures), for the back-off. */
   private failures = 0;
+  /**
+   * Lanes whose part of a statement was refused (a non-transient error): each is written in a
+   * statement of its own, its records one at a time (the count left), so that the fault is found
+   * and only what causes it is given up, never the answered attempts of other lanes or records.
+   */
+  private readonly suspects = new Map<EndpointLane, number>();
   /** Process permits free, and lanes waiting for one (in order). */
   private permits: number;
   private readonly waitingForPermit = new Set<EndpointLane>();
@@ -299,8 +306,8 @@ export class WebhookDeliveryService
   /**
    * A worker's job: its deliveries go to the endpoint's lane, and the job is done once they are
    * there. What a lane holds lives in this process only; if it dies, Postgres still has every
-   * delivery pending and the sweeper of another worker queues them again. A replay is the
-   * exception (below).
+   * delivery pending (and every replay requested) and the sweeper of another worker queues them
+   * again. A replay job also waits for its attempt (below).
    */
   async runJob(job: DeliverJob): Promise<void> {
     const ids = job.eventIds?.length ? job.eventIds : [job.eventId];
@@ -311,9 +318,9 @@ export class WebhookDeliveryService
       );
       return;
     }
-    // A replay has no pending row for the sweeper: its job ends only once the attempt is
-    // recorded (or handed on as another job), so a process that dies holding it leaves the job
-    // stalled in Bull, which runs it again (at-least-once, like every delivery).
+    // A replay job ends only once the attempt is recorded (or handed on as another job), so a
+    // process that dies holding it leaves the job stalled in Bull, which runs it again; the
+    // sweeper finds the replay request in Postgres too, should Redis lose the job.
     let left = ids.length;
     await new Promise<void>((resolve) => {
       const settle = () => --left === 0 && resolve();
@@ -444,10 +451,24 @@ export class WebhookDeliveryService
     else setImmediate(go);
   }
 
-  /** One statement for every lane with something to write, and what follows from its answer. */
-  private async flush(): Promise<void> {
-    if (this.running >= STATEMENTS_RUNNING || !this.dirty.size) return;
-    const now = Date.now();
+  /**
+   * The parts of the next statement: every lane with something to write, or, while a lane is
+   * suspected of a statement refused before, that lane alone (one of its records, or its batch).
+   */
+  private takeParts(now: number): { lane: EndpointLane; batch: LaneBatch }[] {
+    for (const [lane, records] of this.suspects) {
+      if (!this.dirty.has(lane)) continue;
+      this.dirty.delete(lane);
+      let batch = records > 0 ? lane.takeRecord(now) : undefined;
+      if (!batch) {
+        this.suspects.set(lane, 0);
+        batch = lane.takeBatch(now, this.closing);
+      }
+      if (batch) return [{ lane, batch }];
+      // Nothing left to write: no longer suspected.
+      this.suspects.delete(lane);
+      this.forgetIfIdle(lane);
+    }
     const parts: { lane: EndpointLane; batch: LaneBatch }[] = [];
     for (const lane of this.dirty) {
       this.dirty.delete(lane);
@@ -455,6 +476,40 @@ export class WebhookDeliveryService
       if (batch) parts.push({ lane, batch });
       else this.forgetIfIdle(lane);
     }
+    return parts;
+  }
+
+  /**
+   * A statement was refused (an error that would come again, e.g. in the data): nothing it did was
+   * committed. Given up is only what is known to cause it: a lane's batch written alone with no
+   * record (its claims, which go back to the sweeper), or one record written alone (its claim
+   * lapses and the delivery is retried). Anything else is written again, each lane alone and its
+   * records one at a time, so one bad record never costs the answered attempts of others.
+   */
+  private refused(parts: { lane: EndpointLane; batch: LaneBatch }[]): void {
+    const alone = parts.length === 1 ? parts[0] : undefined;
+    const single = alone && this.suspects.get(alone.lane) !== undefined;
+    for (const { lane, batch } of parts) {
+      const isRecord = single && !batch.lease && batch.records.length === 1 && !batch.claims.length;
+      if (isRecord) {
+        this.letGo(lane.tenantId, lane.failBatch(batch, true));
+        this.suspects.set(lane, Math.max(0, (this.suspects.get(lane) ?? 1) - 1));
+      } else if (alone && !batch.records.length) {
+        this.letGo(lane.tenantId, lane.failBatch(batch, true));
+        this.suspects.delete(lane);
+      } else {
+        lane.failBatch(batch);
+        this.suspects.set(lane, batch.records.length);
+      }
+      this.dirty.add(lane);
+    }
+  }
+
+  /** One statement for every lane with something to write, and what follows from its answer. */
+  private async flush(): Promise<void> {
+    if (this.running >= STATEMENTS_RUNNING || !this.dirty.size) return;
+    const now = Date.now();
+    const parts = this.takeParts(now);
     if (!parts.length) return;
     this.running++;
     this.schedule();
@@ -489,6 +544,15 @@ export class WebhookDeliveryService
     try {
       const output = await this.deliveries.flush(input, this.run);
       this.failures = 0;
+      if (parts.length === 1 && this.suspects.has(parts[0].lane)) {
+        const { lane, batch } = parts[0];
+        const left = this.suspects.get(lane)!;
+        if (!batch.lease && batch.records.length === 1 && left > 0) {
+          this.suspects.set(lane, left - 1);
+        } else {
+          this.suspects.delete(lane);
+        }
+      }
       const requeue: BulkJob[] = [];
       let r = 0;
       let l = 0;
@@ -529,12 +593,15 @@ export class WebhookDeliveryService
         { err: error },
         retry
           ? 'webhook statement failed; writing it again'
-          : 'webhook statement refused; its attempts are left to lapse and be retried',
+          : 'webhook statement refused; writing its parts apart to find the one at fault',
       );
-      for (const { lane, batch } of parts) {
-        // Given up: the claims of its records lapse and the sweeper retries those deliveries.
-        this.letGo(lane.tenantId, lane.failBatch(batch, !retry));
-        this.dirty.add(lane);
+      if (!retry) {
+        this.refused(parts);
+      } else {
+        for (const { lane, batch } of parts) {
+          lane.failBatch(batch);
+          this.dirty.add(lane);
+        }
       }
     } finally {
       this.running--;
@@ -544,8 +611,8 @@ export class WebhookDeliveryService
 
   /**
    * Deliveries leaving this process unsent (it is stopping, or their statement was given up).
-   * A delivery is still pending in Postgres, where the sweeper finds it; a replay is not, so it
-   * goes back to the queue.
+   * Postgres still has them (a pending delivery, a replay request), where the sweeper finds them;
+   * a replay also goes back to the queue at once, as a staff member waits for it.
    */
   private letGo(tenantId: string, items: LaneItem[]): void {
     const replays = items
@@ -564,6 +631,7 @@ export class WebhookDeliveryService
   private forgetIfIdle(lane: EndpointLane): void {
     if (!lane.idle) return;
     this.lanes.delete(lane.tenantId);
+    this.suspects.delete(lane);
     this.waitingForPermit.delete(lane);
     this.rooms.get(lane)?.resolve();
     this.rooms.delete(lane);
@@ -797,20 +865,49 @@ export class WebhookDeliveryService
   }
 
   /**
-   * Re-enqueues pending deliveries that are overdue and not in flight: what a Redis outage or a
-   * crash between commit and enqueue left behind. Job ids are per attempt, so nothing doubles.
+   * Hands on overdue deliveries that are not in flight (what a Redis outage or a crash between
+   * commit and enqueue left behind) and staff replays not made yet: as a job, unless one already
+   * stands to run (job ids are per attempt, so nothing doubles). An endpoint with every slot leased
+   * is being worked on, and another job would only join that work: the processes holding its slots
+   * take its lost deliveries straight into their own lanes (skipping what a lane already has), and
+   * others leave them to those holders' sweepers. So a lost job waits for its turn in the lane,
+   * never for a pause in the endpoint's traffic.
    */
   async sweep(): Promise<number> {
     const overdue = await this.deliveries.overdue(
       Math.min(this.config.webhook.sweepMs, 5000),
       SWEEP_BATCH,
       this.config.webhook.endpointConcurrency,
+      this.holder,
     );
+    const local = new Map<string, LaneItem[]>();
+    let handedOn = 0;
     for (const d of overdue) {
+      if (d.busy) {
+        const lane = this.lanes.get(d.tenantId);
+        if (!d.mine || !lane || lane.has(d.eventId, d.replay)) continue;
+        const items = local.get(d.tenantId) ?? [];
+        items.push({ eventId: d.eventId, replay: d.replay });
+        local.set(d.tenantId, items);
+        continue;
+      }
       const attempt = d.attempts + 1;
-      if (await this.jobWillRun(deliverJobId(d.eventId, attempt))) continue;
-      await this.enqueue({ tenantId: d.tenantId, eventId: d.eventId }, attempt, 0);
+      const job: DeliverJob = d.replay
+        ? { tenantId: d.tenantId, eventId: d.eventId, replay: true }
+        : { tenantId: d.tenantId, eventId: d.eventId };
+      const jobId = d.replay ? replayJobId(d.eventId, attempt) : deliverJobId(d.eventId, attempt);
+      if (await this.jobWillRun(jobId)) continue;
+      await this.queue.add(DELIVER_JOB, job, {
+        jobId,
+        removeOnComplete: true,
+        removeOnFail: true,
+      });
+      handedOn++;
     }
-    return overdue.length;
+    for (const [tenantId, items] of local) {
+      void this.admit({ tenantId, eventId: items[0].eventId }, items);
+      handedOn += items.length;
+    }
+    return handedOn;
   }
 }

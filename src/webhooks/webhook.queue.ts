@@ -30,6 +30,14 @@ export function deliverJobId(eventId: string, attempt: number): string {
   return `dlv:${eventId}:${attempt}`;
 }
 
+/**
+ * A staff replay of a settled delivery whose `attempts` is `attempt - 1`: the same id from the
+ * admin API and the sweeper, so a replay request never gets two jobs.
+ */
+export function replayJobId(eventId: string, attempt: number): string {
+  return `${deliverJobId(eventId, attempt)}:replay`;
+}
+
 /** Deterministic too: the same committed group always gets the same id. */
 export function groupJobId(eventIds: string[]): string {
   return `dlv:${eventIds[0]}:1:group${eventIds.length}`;

@@ -25,6 +25,7 @@ import type {
 import { isForbiddenAddress } from './ssrf';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveryService } from './webhook-delivery.service';
+import type { WebhookAttemptEntity } from './webhook-attempt.entity';
 import type { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import type { WebhookEndpointEntity } from './webhook-endpoint.entity';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
@@ -35,7 +36,7 @@ import {
   WebhookNotConfiguredError,
   WebhookTargetForbiddenError,
 } from './webhook.errors';
-import { DELIVER_JOB, type DeliverJob, deliverJobId, WEBHOOKS_QUEUE } from './webhook.queue';
+import { DELIVER_JOB, type DeliverJob, replayJobId, WEBHOOKS_QUEUE } from './webhook.queue';
 
 /** How long the previous secret keeps signing after a rotation (SPEC 6). */
 const PREVIOUS_SECRET_MS = 24 * 60 * 60 * 1000;
@@ -168,36 +169,56 @@ export class WebhooksService implements OnModuleInit {
     if (!delivery) throw new EventNotFoundError(eventId);
     const envelope = await this.events.get(tenantId, eventId);
     const attempts = await this.deliveries.attemptsOf(tenantId, eventId);
+    const now = Date.now();
     return {
       event: envelope as unknown as Record<string, unknown>,
       status: delivery.status,
-      attempts: attempts.map((a) => ({
-        attempt: a.attempt,
-        at: a.at.toISOString(),
-        status_code: a.statusCode,
-        duration_ms: a.durationMs,
-        error: a.error,
-        response_body: a.responseBody,
-        replay: a.replay,
-      })),
+      attempts: attempts.map((a) => {
+        const state = attemptState(a, delivery, now);
+        return {
+          attempt: a.attempt,
+          at: a.at.toISOString(),
+          state,
+          status_code: a.statusCode,
+          duration_ms: state === 'completed' ? a.durationMs : null,
+          error: a.error,
+          response_body: a.responseBody,
+          replay: a.replay,
+        };
+      }),
     };
   }
 
-  /** One fresh attempt with the same event id and body (SPEC 6); 202, the attempt runs in a worker. */
+  /**
+   * One fresh attempt with the same event id and body (SPEC 6); 202, the attempt runs in a worker.
+   * The request is written to Postgres with its audit entry before the 202 (the delivery's
+   * `replay_requested_at`), so losing Redis never loses an acknowledged replay: the job is only
+   * handed to Bull after the commit, best effort, and the sweeper finds the request if the job is
+   * lost. A replay asked for again before it is made is the same replay.
+   */
   async replay(tenantId: string, eventId: string, actor: Actor): Promise<void> {
-    const delivery = await this.deliveries.find(tenantId, eventId);
-    if (!delivery) throw new EventNotFoundError(eventId);
-    if (delivery.status === 'pending') throw new DeliveryStillPendingError(eventId);
-    await this.audit.record(tenantId, actor, 'webhook.replayed', { type: 'event', id: eventId });
-    await this.queue.add(
-      DELIVER_JOB,
-      { tenantId, eventId, replay: true },
-      {
-        jobId: `${deliverJobId(eventId, delivery.attempts + 1)}:replay`,
-        removeOnComplete: true,
-        removeOnFail: true,
-      },
-    );
+    await this.tx.transaction(async () => {
+      const delivery = await this.deliveries.find(tenantId, eventId);
+      if (!delivery) throw new EventNotFoundError(eventId);
+      if (
+        delivery.status === 'pending' ||
+        !(await this.deliveries.requestReplay(tenantId, eventId))
+      ) {
+        throw new DeliveryStillPendingError(eventId);
+      }
+      await this.audit.record(tenantId, actor, 'webhook.replayed', { type: 'event', id: eventId });
+      this.tx.afterCommit(() =>
+        this.queue.add(
+          DELIVER_JOB,
+          { tenantId, eventId, replay: true },
+          {
+            jobId: replayJobId(eventId, delivery.attempts + 1),
+            removeOnComplete: true,
+            removeOnFail: true,
+          },
+        ),
+      );
+    });
   }
 
   /** Outbox listener: a delivery for each event the tenant's enabled endpoint subscribes to. */
@@ -248,6 +269,22 @@ function toEndpointResponse(endpoint: WebhookEndpointEntity): WebhookEndpointRes
     enabled: endpoint.enabled,
     created_at: endpoint.createdAt.toISOString(),
   };
+}
+
+/**
+ * An attempt's state in the log: `completed`, `in_flight` (its row was written before the request
+ * and the delivery is still locked by this attempt), or `interrupted` (written in flight, but the
+ * worker stopped before recording an outcome: the lock lapsed or a later attempt took over; the
+ * request may or may not have reached the receiver).
+ */
+function attemptState(
+  attempt: WebhookAttemptEntity,
+  delivery: WebhookDeliveryEntity,
+  now: number,
+): 'completed' | 'in_flight' | 'interrupted' {
+  if (attempt.state === 'completed') return 'completed';
+  const locked = delivery.lockedUntil !== null && delivery.lockedUntil.getTime() > now;
+  return locked && delivery.attempts === attempt.attempt ? 'in_flight' : 'interrupted';
 }
 
 function toDeliveryResponse(d: WebhookDeliveryEntity) {

@@ -1,8 +1,9 @@
 /**
  * Fault injection on the webhook delivery engine (SPEC 6 and 7): Redis lost and restarted empty
- * (and how soon workers resume), a worker process SIGKILLed mid-delivery, two worker processes racing on duplicate jobs. Real
- * processes throughout: private redis-servers (never the shared one), workers spawned from
- * src/main.ts, a real HTTPS receiver.
+ * (and how soon workers resume), a worker process SIGKILLed mid-delivery (and what the attempt log
+ * says of the attempt it had in flight), two worker processes racing on duplicate jobs, a staff
+ * replay acknowledged while Redis is down. Real processes throughout: private redis-servers
+ * (never the shared one), workers spawned from src/main.ts, a real HTTPS receiver.
  *
  * Each scenario has its own database: every worker's sweeper scans all pending deliveries of its
  * database, so the other test files' apps (other settings, other queues) would otherwise pick up
@@ -66,7 +67,9 @@ const scenario = (n: number): Scenario => ({
 const REDIS_LOSS = scenario(1);
 const WORKER_CRASH = scenario(2);
 const TWO_WORKERS = scenario(3);
-const SCENARIOS = [REDIS_LOSS, WORKER_CRASH, TWO_WORKERS];
+const REPLAY_LOSS = scenario(4);
+const ATTEMPT_KILLED = scenario(5);
+const SCENARIOS = [REDIS_LOSS, WORKER_CRASH, TWO_WORKERS, REPLAY_LOSS, ATTEMPT_KILLED];
 /** How long Redis stays down in the Redis scenario: long enough for Bull's default back-off to reach seconds. */
 const OUTAGE_MS = 6000;
 /** Workers must take jobs again within this long of Redis answering again (issue #14). */
@@ -108,6 +111,7 @@ function serviceEnv(s: Scenario, redis: PrivateRedis, extra: NodeJS.ProcessEnv =
 }
 
 const workerCrashEnv = () => serviceEnv(WORKER_CRASH, stableRedis);
+const attemptKilledEnv = () => serviceEnv(ATTEMPT_KILLED, stableRedis);
 /** WEBHOOK_ENDPOINT_CONCURRENCY of the two-worker scenario: shared by both processes. */
 const TWO_WORKERS_CAP = 8;
 // A generous timeout: a slow answer on a loaded machine must not turn into a legitimate retry.
@@ -126,6 +130,7 @@ beforeAll(async () => {
   booting.first = spawnWorker('worker-1', workerCrashEnv());
   booting.a = spawnWorker('worker-a', twoWorkersEnv());
   booting.b = spawnWorker('worker-b', twoWorkersEnv());
+  booting.holder = spawnWorker('worker-holder', attemptKilledEnv());
 }, 30_000);
 
 afterAll(async () => {
@@ -575,5 +580,151 @@ describe('webhooks: fault injection', () => {
       [tenant.orgId],
     );
     expect(leased).toBe(0);
+  });
+
+  it('keeps the attempt a SIGKILLed worker had in flight in the log, in flight, then interrupted', async () => {
+    const r = await receiver();
+    const t = await app({ ...attemptKilledEnv(), PROCESS_ROLE: 'api' });
+    const w = await booted('holder');
+    const tenant = await createTenant(t);
+    await putWebhook(t, tenant, r.url, ['lead.created']);
+    const referrer = await upsertUser(t, tenant.key);
+    // The receiver holds the request open; the worker dies while it waits for the answer.
+    let killedAt = 0;
+    r.script = () => {
+      if (!killedAt) {
+        killedAt = Date.now();
+        w.signal('SIGKILL');
+      }
+      return 'hang';
+    };
+    await lead(t, tenant.key, referrer.serviceUserId, 0);
+    await r.waitFor(1, 30_000);
+    await w.kill();
+    expect(killedAt).toBeGreaterThan(0);
+    const [eventId] = await subscribedEventIds(t, tenant.orgId);
+
+    // The attempt row was written before the request and nobody completed it.
+    const rows: { attempt: number; state: string; status_code: number | null }[] = await t.db.query(
+      `SELECT attempt, state, status_code FROM webhook_attempts
+          WHERE tenant_id = $1 AND event_id = $2`,
+      [tenant.orgId, eventId],
+    );
+    expect(rows).toEqual([{ attempt: 1, state: 'in_flight', status_code: null }]);
+
+    // The admin attempt log shows it: in flight while the dead worker's lock lasts
+    // (2 × WEBHOOK_TIMEOUT_MS + 1 s = 3 s here), interrupted once it has lapsed.
+    const detail = async () => {
+      const res = await t
+        .http()
+        .get(`/admin/v1/tenants/${tenant.slug}/webhook/events/${eventId}`)
+        .set('Authorization', `Bearer ${t.adminToken}`);
+      expect(res.status).toBe(200);
+      return res.body as { status: string; attempts: { state: string }[] };
+    };
+    const [first] = (await detail()).attempts;
+    expect(['in_flight', 'interrupted']).toContain(first.state);
+    const deadline = Date.now() + 10_000;
+    let last = await detail();
+    while (last.attempts[0]?.state !== 'interrupted' && Date.now() < deadline) {
+      await sleep(200);
+      last = await detail();
+    }
+    expect(last).toEqual({
+      event: expect.objectContaining({ event_id: eventId, event_type: 'lead.created' }),
+      status: 'pending',
+      attempts: [
+        {
+          attempt: 1,
+          at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+          state: 'interrupted',
+          status_code: null,
+          duration_ms: null,
+          error: null,
+          response_body: null,
+          replay: false,
+        },
+      ],
+    });
+    expect(r.requests).toHaveLength(1);
+  });
+
+  it('never loses an acknowledged replay: not when Redis loses its job, nor when Redis is down', async () => {
+    const r = await receiver();
+    const sent = recordAnswers(r, () => ({ status: 200 }));
+    // The API alone first: nothing takes jobs from the queue.
+    const api = await app(serviceEnv(REPLAY_LOSS, volatileRedis, { PROCESS_ROLE: 'api' }));
+    const tenant = await createTenant(api);
+    await putWebhook(api, tenant, r.url, ['lead.created']);
+    const auth = { Authorization: `Bearer ${api.adminToken}` };
+    // A delivered event: the test event, sent inline by the API process.
+    const test = await api.http().post(`/admin/v1/tenants/${tenant.slug}/webhook/test`).set(auth);
+    expect(test.body).toMatchObject({ delivered: true, status_code: 200 });
+    const eventId = test.body.event_id as string;
+    const replay = () =>
+      api
+        .http()
+        .post(`/admin/v1/tenants/${tenant.slug}/webhook/events/${eventId}/replay`)
+        .set(auth)
+        .timeout({ response: 5000, deadline: 6000 });
+    const requested = async () => {
+      const [row]: { status: string; replay_requested_at: Date | null }[] = await api.db.query(
+        `SELECT status, replay_requested_at FROM webhook_deliveries
+          WHERE tenant_id = $1 AND event_id = $2`,
+        [tenant.orgId, eventId],
+      );
+      return row;
+    };
+    const attemptsLogged = async (n: number) => {
+      const deadline = Date.now() + 5000;
+      let rows: { attempt: number; state: string; replay: boolean }[] = [];
+      while (Date.now() < deadline) {
+        rows = await api.db.query(
+          `SELECT attempt, state, replay FROM webhook_attempts
+            WHERE tenant_id = $1 AND event_id = $2 ORDER BY attempt`,
+          [tenant.orgId, eventId],
+        );
+        if (rows.length === n && rows.every((row) => row.state === 'completed')) break;
+        await sleep(100);
+      }
+      return rows;
+    };
+
+    // 1. The replay is acknowledged (its job handed to Redis), then Redis loses everything
+    //    before any worker has run it.
+    expect((await replay()).status).toBe(202);
+    expect((await requested()).replay_requested_at).toBeInstanceOf(Date);
+    await volatileRedis.stop();
+    await volatileRedis.start();
+    // A worker starts: the replay is made once, from what PostgreSQL kept.
+    await app(serviceEnv(REPLAY_LOSS, volatileRedis, { PROCESS_ROLE: 'all' }));
+    await r.waitFor(2, 15_000);
+    expect(await attemptsLogged(2)).toEqual([
+      { attempt: 1, state: 'completed', replay: false },
+      { attempt: 2, state: 'completed', replay: true },
+    ]);
+    expect(await requested()).toEqual({ status: 'delivered', replay_requested_at: null });
+
+    // 2. With Redis down, a replay is still acknowledged at once (written to PostgreSQL before
+    //    the 202), and made once Redis is back.
+    await volatileRedis.stop();
+    const asked = Date.now();
+    expect((await replay()).status).toBe(202);
+    expect(Date.now() - asked).toBeLessThan(2000);
+    expect((await requested()).replay_requested_at).toBeInstanceOf(Date);
+    await volatileRedis.start();
+    await r.waitFor(3, 15_000);
+    expect(await attemptsLogged(3)).toEqual([
+      { attempt: 1, state: 'completed', replay: false },
+      { attempt: 2, state: 'completed', replay: true },
+      { attempt: 3, state: 'completed', replay: true },
+    ]);
+    expect(await requested()).toEqual({ status: 'delivered', replay_requested_at: null });
+    await sleep(1500);
+    expect(sent.map((s) => [s.eventId, s.attempt])).toEqual([
+      [eventId, '1'],
+      [eventId, '2'],
+      [eventId, '3'],
+    ]);
   });
 });

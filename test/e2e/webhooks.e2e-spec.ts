@@ -32,8 +32,9 @@ type Envelope = {
 interface Attempt {
   attempt: number;
   at: string;
+  state: 'completed' | 'in_flight' | 'interrupted';
   status_code: number | null;
-  duration_ms: number;
+  duration_ms: number | null;
   error: string | null;
   response_body: string | null;
   replay: boolean;
@@ -173,7 +174,9 @@ describe('webhooks: delivery engine', () => {
     }
   }
   const status = (s: string) => (d: Detail) => d.status === s;
-  const attempts = (n: number) => (d: Detail) => d.attempts.length >= n;
+  /** At least n attempts completed (an attempt is in the log, in flight, from before its request). */
+  const attempts = (n: number) => (d: Detail) =>
+    d.attempts.filter((a) => a.state === 'completed').length >= n;
 
   /** Registers a lead and returns its lead.created event id from the outbox. */
   async function leadEvent(tenant: TestTenant, app = t): Promise<string> {
@@ -687,6 +690,39 @@ describe('webhooks: delivery engine', () => {
       await disable(tenant.slug, url);
       await sleep(300);
       expect(requestsTo(elsewhere)).toHaveLength(0);
+    });
+
+    it('shows an attempt in the log as in flight from before its request until its outcome', async () => {
+      const { tenant, path, url } = await tenantWithPath(() => 'hang');
+      await configure(tenant.slug, url, ['lead.created']);
+      const eventId = await leadEvent(tenant);
+      // The receiver holds the request open (until the service's timeout, TIMEOUT_MS): the
+      // attempt was written to the log before the request was sent.
+      await waitForRequests(path, 1);
+      const during = await detailOf(tenant.slug, eventId);
+      expect(during.status).toBe('pending');
+      expect(during.attempts).toEqual([
+        {
+          attempt: 1,
+          at: expect.stringMatching(ISO_MS),
+          state: 'in_flight',
+          status_code: null,
+          duration_ms: null,
+          error: null,
+          response_body: null,
+          replay: false,
+        },
+      ]);
+      // Then completed in place with its outcome.
+      const after = await waitForDetail(tenant.slug, eventId, attempts(1));
+      expect(after.attempts[0]).toMatchObject({
+        attempt: 1,
+        state: 'completed',
+        status_code: null,
+        error: 'timeout',
+      });
+      expect(after.attempts[0].duration_ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
+      await disable(tenant.slug, url);
     });
 
     it('counts a receiver that does not answer within WEBHOOK_TIMEOUT_MS as a timeout', async () => {

@@ -7,6 +7,7 @@ import { Init1795257744951 } from './1795257744951-Init';
 import { WebhookEndpointSlots1795268917016 } from './1795268917016-WebhookEndpointSlots';
 import { WebhookSlotHolders1795527930616 } from './1795527930616-WebhookSlotHolders';
 import { IdempotencyInTransaction1795600000000 } from './1795600000000-IdempotencyInTransaction';
+import { WebhookAttemptsInFlight1795640000000 } from './1795640000000-WebhookAttemptsInFlight';
 
 /** Every migration in order; listed so the app, CLI and tests need no file globbing. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   WebhookEndpointSlots1795268917016,
   WebhookSlotHolders1795527930616,
   IdempotencyInTransaction1795600000000,
+  WebhookAttemptsInFlight1795640000000,
 ];

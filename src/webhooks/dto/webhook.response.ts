@@ -35,9 +35,18 @@ export class WebhookDeliveryListResponse {
 
 export class WebhookAttemptResponse {
   /** @example 1 */ attempt: number;
-  /** @example "2026-11-21T09:30:00.120Z" */ at: string;
+  /** When the request was sent (while in flight or interrupted: when the attempt was claimed). @example "2026-11-21T09:30:00.120Z" */
+  at: string;
+  /**
+   * `completed`: its outcome is recorded. `in_flight`: recorded before its request was sent, no
+   * outcome yet. `interrupted`: the worker stopped mid-attempt without recording an outcome (the
+   * request may or may not have reached the receiver); the delivery carries on with the next
+   * attempt. @example "completed"
+   */
+  @ApiProperty({ enum: ['completed', 'in_flight', 'interrupted'] })
+  state: 'completed' | 'in_flight' | 'interrupted';
   /** @example 500 */ status_code: number | null;
-  /** @example 87 */ duration_ms: number;
+  /** Null until the attempt is completed. @example 87 */ duration_ms: number | null;
   /** Error class: http_status, redirect, timeout, connection_refused, connection_reset, tls, dns, ssrf_blocked, endpoint_disabled, internal_error, network. @example "http_status" */
   error: string | null;
   /** The first 4 KiB of the answer. @example "{\"error\":\"db down\"}" */
