@@ -18,7 +18,7 @@ export interface TestApp {
 
 /** The real application (same `createApp` as main.ts) against this run's database and Redis. */
 export async function createTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<TestApp> {
-  const config = loadConfig({ ...testEnv(), ...overrides });
+  const config = loadConfig({ ...testEnv(), ...overrides, ...runScopedQueuePrefix(overrides) });
   const app = await createApp(config);
   await app.init();
   return {
@@ -29,4 +29,15 @@ export async function createTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<
     adminToken: config.adminToken,
     close: () => app.close(),
   };
+}
+
+/**
+ * A file's own Bull prefix (`whadm_…`) is put under the run's prefix, so that global teardown,
+ * which deletes every key of the run's prefix, leaves nothing of the run in Redis.
+ */
+function runScopedQueuePrefix(overrides: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const run = process.env.TEST_QUEUE_PREFIX;
+  const own = overrides.QUEUE_PREFIX;
+  if (!run || !own || own.startsWith(run)) return {};
+  return { QUEUE_PREFIX: `${run}_${own}`.slice(0, 64) };
 }

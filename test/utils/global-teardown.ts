@@ -14,9 +14,15 @@ export default async function globalTeardown(): Promise<void> {
   }
   const prefix = process.env.TEST_QUEUE_PREFIX;
   if (prefix) {
+    // The run's keys and those of the files' own prefixes, which are put under the run's
+    // (create-test-app.ts): `test_<run>:…` and `test_<run>_<file prefix>:…`.
     const redis = new Redis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
-    const keys = await redis.keys(`${prefix}:*`);
-    if (keys.length) await redis.del(...keys);
+    for (const match of [`${prefix}:*`, `${prefix}_*`]) {
+      const stream = redis.scanStream({ match, count: 1000 });
+      for await (const keys of stream as AsyncIterable<string[]>) {
+        if (keys.length) await redis.del(...keys);
+      }
+    }
     redis.disconnect();
   }
 }
