@@ -154,18 +154,22 @@ export class DemoSeeder implements OnApplicationBootstrap {
     return rows[0] ?? null;
   }
 
-  /** Keeps the demo working when the service moved (another PORT or PUBLIC_BASE_URL). */
+  /**
+   * Keeps the demo working when the service moved (another PORT or PUBLIC_BASE_URL): this
+   * instance's origin is allowed, and the shared link leads to this instance's /demo unless the
+   * instance it leads to now still answers. A second instance on another port, sharing the
+   * database, must not take the first one's link away from it.
+   */
   private async refresh(tenant: TenantEntity, partner: MemberRow): Promise<DemoInfo> {
     const template = `${this.base}/demo?offer={id}`;
-    if (
-      !tenant.allowedOrigins.includes(this.ownOrigin) ||
-      tenant.linkTemplates.offer !== template
-    ) {
+    const current = tenant.linkTemplates.offer;
+    const moveLink = current !== template && !(current && (await answers(current)));
+    if (!tenant.allowedOrigins.includes(this.ownOrigin) || moveLink) {
       await this.tenants.update(
         tenant,
         {
           allowed_origins: [...new Set([...tenant.allowedOrigins, this.ownOrigin])],
-          link_templates: { ...tenant.linkTemplates, offer: template },
+          ...(moveLink ? { link_templates: { ...tenant.linkTemplates, offer: template } } : {}),
         },
         ACTOR,
       );
@@ -387,5 +391,16 @@ export class DemoSeeder implements OnApplicationBootstrap {
         WHERE tenant_id = $1`,
       [tenant.id, DEMO_PROGRAM.grace_period_hours],
     );
+  }
+}
+
+/** Whether the service at the origin of `template` answers its liveness check within 1 s. */
+async function answers(template: string): Promise<boolean> {
+  try {
+    const live = new URL('/health/live', new URL(template.replace('{id}', 'x')).origin);
+    const res = await fetch(live, { signal: AbortSignal.timeout(1000) });
+    return res.ok;
+  } catch {
+    return false;
   }
 }
