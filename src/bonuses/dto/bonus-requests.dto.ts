@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsInt, IsString, Length, Matches, Max, Min, NotEquals } from 'class-validator';
 import { Optional } from '../../common/validation/optional';
 import { IsInstant, IsNotBefore } from '../../common/http/instant';
@@ -37,6 +38,14 @@ export class CreateManualBonusDto {
   @Matches(MEMBER_REF, { message: MEMBER_REF_MESSAGE }) user_id: string;
 
   /** Kopecks; negative for an adjustment, never 0. @example 50000 */
+  // Declared by hand: the Swagger plugin left this field out of the document (found by the fuzz).
+  @ApiProperty({
+    description: 'Kopecks; negative for an adjustment, never 0.',
+    type: 'integer',
+    minimum: -Number.MAX_SAFE_INTEGER,
+    maximum: Number.MAX_SAFE_INTEGER,
+    example: 50000,
+  })
   @IsInt()
   @Min(-Number.MAX_SAFE_INTEGER)
   @Max(Number.MAX_SAFE_INTEGER)
