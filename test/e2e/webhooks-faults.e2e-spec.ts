@@ -60,9 +60,15 @@ interface Scenario {
 }
 
 const runId = newRunId();
+/**
+ * A scenario's Bull prefix lives under the test run's (createTestApp would put it there for the
+ * in-process apps only), so that the spawned workers, the in-process apps and the probes of a
+ * scenario all use the same queue, and global teardown deletes its keys.
+ */
+const runPrefix = process.env.TEST_QUEUE_PREFIX ? `${process.env.TEST_QUEUE_PREFIX}_` : '';
 const scenario = (n: number): Scenario => ({
   databaseUrl: `${TEST_DATABASE_SERVER}/referrals_test_whfaults${n}_${runId}`,
-  prefix: `whfaults${n}_${runId}`,
+  prefix: `${runPrefix}whfaults${n}_${runId}`,
 });
 const REDIS_LOSS = scenario(1);
 const WORKER_CRASH = scenario(2);
@@ -367,7 +373,9 @@ describe('webhooks: fault injection', () => {
       serviceEnv(REDIS_LOSS, volatileRedis, {
         PROCESS_ROLE: 'all',
         WEBHOOK_TIMEOUT_MS: '2000',
-        WEBHOOK_RETRY_DELAYS_MS: '1500,1500,1500,1500,1500',
+        // Long enough that the first events' retries are still parked in Redis when the third
+        // event's first attempt arrives, however slowly a loaded machine registers the leads.
+        WEBHOOK_RETRY_DELAYS_MS: '4000,4000,4000,4000,4000',
       }),
     );
     const tenant = await createTenant(t, {
