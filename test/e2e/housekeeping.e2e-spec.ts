@@ -116,7 +116,8 @@ describe('housekeeping', () => {
         [`admin_${suffix}`],
       );
       await t.db.query(
-        `INSERT INTO idempotency_keys (tenant_id, path, key, request_hash, expires_at) VALUES ($1, '/p', $2, 'h', ${when})`,
+        `INSERT INTO idempotency_keys (tenant_id, path, key, request_hash, response_status, response_body, expires_at)
+         VALUES ($1, '/p', $2, 'h', 200, '{}', ${when})`,
         [tenant.orgId, `idem_${suffix}`],
       );
     }
