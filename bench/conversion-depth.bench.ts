@@ -3,18 +3,12 @@
  * The cascade reads the upline one primary-key probe per tier, so registering a conversion for a
  * lead whose referrer sits 10,000 levels deep must cost about what it costs 10 levels deep.
  *
- * Run: npx ts-node --transpile-only bench/conversion-depth.bench.ts
- * Needs PostgreSQL and Redis (BENCH_DATABASE_SERVER, BENCH_REDIS_URL; local defaults). Creates
- * and drops its own database `bench_conversions_<random>`; always exits 0.
+ * Run: npm run bench:conversions. Needs PostgreSQL and Redis (bench/harness.ts); creates and
+ * drops its own database; exits 1 only if it crashes.
  */
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import Redis from 'ioredis';
 import { Client } from 'pg';
-import { createApp } from '../src/app.setup';
-import { loadConfig } from '../src/config/load-config';
-import { ensureDatabase, quoteIdent, runMigrations } from '../src/database/ensure-database';
+import { machineLine, postJson, runBenchmark, stats, verdict } from './harness';
 
 const DEPTH = Number(process.env.BENCH_DEPTH ?? 10_000);
 const SHALLOW = 10;
@@ -27,236 +21,142 @@ const TIERS = Array.from({ length: 10 }, (_, i) => ({
   percent_bp: 100,
 }));
 
-const SERVER = process.env.BENCH_DATABASE_SERVER ?? 'postgres://postgres@127.0.0.1:5432';
-const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
 /** A Crockford-base32 id body of 26 characters, so the API accepts it (`usr_…`). */
 const idBody = (sql: string) => `'BENCH' || lpad((${sql})::text, 21, '0')`;
 
-interface Stats {
-  p50: number;
-  p95: number;
-  p99: number;
-  mean: number;
-  min: number;
-  max: number;
-}
+runBenchmark({ name: 'conversions' }, async ({ databaseUrl, adminToken, log, startApp }) => {
+  const { base } = await startApp();
+  log(`app listening on ${base}`);
 
-function stats(samples: number[]): Stats {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-  return {
-    p50: at(0.5),
-    p95: at(0.95),
-    p99: at(0.99),
-    mean: sorted.reduce((a, b) => a + b, 0) / sorted.length,
-    min: sorted[0],
-    max: sorted[sorted.length - 1],
-  };
-}
+  const call = (path: string, init: { headers?: Record<string, string>; body?: unknown }) =>
+    postJson(base, path, init.headers ?? {}, init.body);
 
-async function main(): Promise<void> {
-  const runId = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  const dbName = `bench_conversions_${runId}`;
-  const databaseUrl = `${SERVER}/${dbName}`;
-  const queuePrefix = `bench_${runId}`;
-  const adminToken = `adm_${randomBytes(24).toString('base64url')}`;
-  const started = Date.now();
-  const log = (msg: string) =>
-    process.stdout.write(`[${((Date.now() - started) / 1000).toFixed(1)}s] ${msg}\n`);
+  const tenant = await call('/admin/v1/tenants', {
+    headers: { authorization: `Bearer ${adminToken}` },
+    body: {
+      slug: `bench-${randomBytes(4).toString('hex')}`,
+      display_name: 'Bench',
+      allowed_origins: ['https://bench.example'],
+      program: { tiers: TIERS },
+    },
+  });
+  const tenantId = tenant.org_id as string;
+  const tenantKey = tenant.tenant_key as string;
 
-  await ensureDatabase(databaseUrl);
-  let app: Awaited<ReturnType<typeof createApp>> | undefined;
+  // One chain 0 … DEPTH, in two statements: member i is referred by member i-1.
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
   try {
-    await runMigrations(databaseUrl);
-    log(`database ${dbName} migrated`);
-
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      DATABASE_URL: databaseUrl,
-      REDIS_URL,
-      QUEUE_PREFIX: queuePrefix,
-      ADMIN_TOKEN: adminToken,
-      JWT_SECRET: randomBytes(32).toString('base64url'),
-      REF_SIGNING_SECRET: randomBytes(32).toString('base64url'),
-      SECRETS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      PUBLIC_BASE_URL: 'http://localhost:3000',
-      MIGRATIONS_RUN: 'false',
-      LOG_LEVEL: 'silent',
-      RATE_LIMITS: 'off',
-      // The API role: what serves the Federation API in production; no queue consumers competing
-      // for the CPU while we measure.
-      PROCESS_ROLE: 'api',
-    });
-    app = await createApp(config);
-    await app.listen(0, '127.0.0.1');
-    const { port } = app.getHttpServer().address() as AddressInfo;
-    const base = `http://127.0.0.1:${port}`;
-    log(`app listening on ${base}`);
-
-    const call = async (
-      path: string,
-      init: { method?: string; headers?: object; body?: unknown },
-    ) => {
-      const res = await fetch(`${base}${path}`, {
-        method: init.method ?? 'POST',
-        headers: { 'content-type': 'application/json', ...(init.headers ?? {}) },
-        body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      });
-      const text = await res.text();
-      if (res.status >= 300) throw new Error(`${path}: ${res.status} ${text}`);
-      return JSON.parse(text) as Record<string, unknown>;
-    };
-
-    const tenant = await call('/admin/v1/tenants', {
-      headers: { authorization: `Bearer ${adminToken}` },
-      body: {
-        slug: `bench-${randomBytes(4).toString('hex')}`,
-        display_name: 'Bench',
-        allowed_origins: ['https://bench.example'],
-        program: { tiers: TIERS },
-      },
-    });
-    const tenantId = tenant.org_id as string;
-    const tenantKey = tenant.tenant_key as string;
-
-    // One chain 0 … DEPTH, in two statements: member i is referred by member i-1.
-    const db = new Client({ connectionString: databaseUrl });
-    await db.connect();
-    try {
-      await db.query(
-        `INSERT INTO service_users (id, created_at)
+    await db.query(
+      `INSERT INTO service_users (id, created_at)
          SELECT 'usr_' || ${idBody('i')}, now() FROM generate_series(0, $1::int) AS i`,
-        [DEPTH],
-      );
-      await db.query(
-        `INSERT INTO members (tenant_id, id, service_user_id, external_id, full_name,
+      [DEPTH],
+    );
+    await db.query(
+      `INSERT INTO members (tenant_id, id, service_user_id, external_id, full_name,
                               referrer_member_id, depth, root_member_id, created_at, updated_at)
          SELECT $1, 'mbr_' || ${idBody('i')}, 'usr_' || ${idBody('i')}, 'bench-' || i,
                 'Member ' || i,
                 CASE WHEN i = 0 THEN NULL ELSE 'mbr_' || ${idBody('i - 1')} END,
                 i, 'mbr_' || ${idBody('0')}, now(), now()
            FROM generate_series(0, $2::int) AS i`,
+      [tenantId, DEPTH],
+    );
+    // The Embed read model's kept counters, where the schema has them: a chain's member i has
+    // DEPTH - i descendants, the deepest at DEPTH.
+    const { rows: counters } = await db.query<{ column_name: string }>(
+      `SELECT column_name FROM information_schema.columns
+          WHERE table_name = 'members' AND column_name IN ('downline_count', 'deepest_depth')`,
+    );
+    if (counters.length === 2) {
+      await db.query(
+        `UPDATE members SET downline_count = $2::int - depth, deepest_depth = $2::int
+            WHERE tenant_id = $1`,
         [tenantId, DEPTH],
       );
-      // The Embed read model's kept counters, where the schema has them: a chain's member i has
-      // DEPTH - i descendants, the deepest at DEPTH.
-      const { rows: counters } = await db.query<{ column_name: string }>(
-        `SELECT column_name FROM information_schema.columns
-          WHERE table_name = 'members' AND column_name IN ('downline_count', 'deepest_depth')`,
-      );
-      if (counters.length === 2) {
-        await db.query(
-          `UPDATE members SET downline_count = $2::int - depth, deepest_depth = $2::int
-            WHERE tenant_id = $1`,
-          [tenantId, DEPTH],
-        );
-      }
-      await db.query('ANALYZE service_users; ANALYZE members');
-      const [{ max }] = (
-        await db.query('SELECT max(depth) AS max FROM members WHERE tenant_id = $1', [tenantId])
-      ).rows;
-      log(`chain of ${DEPTH + 1} members inserted (deepest at depth ${max})`);
-    } finally {
-      await db.end();
     }
-
-    const usrAt = (depth: number) => `usr_BENCH${String(depth).padStart(21, '0')}`;
-    const fed = (path: string, body: unknown) =>
-      call(path, { headers: { 'x-service-tenant-key': tenantKey }, body });
-    const leadOf = async (depth: number) =>
-      (
-        await fed('/federation/v1/leads', {
-          referrer_user_id: usrAt(depth),
-          contact: { name: `Lead at ${depth}`, email: `lead${depth}@example.org` },
-        })
-      ).lead_id as string;
-    const scenarios = [
-      {
-        name: `shallow (depth ${SHALLOW})`,
-        leadId: await leadOf(SHALLOW),
-        samples: [] as number[],
-      },
-      { name: `deep (depth ${DEPTH})`, leadId: await leadOf(DEPTH), samples: [] as number[] },
-    ];
-
-    // Both pay every tier: check once, so the comparison is of equal work.
-    for (const s of scenarios) {
-      const res = await fed('/federation/v1/conversions/preview', {
-        lead_id: s.leadId,
-        amount_kopecks: 100_000,
-        currency: 'RUB',
-      });
-      const paid = (res.cascaded_bonuses as unknown[]).length;
-      if (paid !== TIERS.length)
-        throw new Error(`${s.name}: ${paid} bonuses, expected ${TIERS.length}`);
-    }
-
-    let order = 0;
-    const register = async (leadId: string): Promise<number> => {
-      const t0 = process.hrtime.bigint();
-      await fed('/federation/v1/conversions/register', {
-        lead_id: leadId,
-        amount_kopecks: 100_000 + order,
-        currency: 'RUB',
-        external_order_id: `bench-${order++}`,
-      });
-      return Number(process.hrtime.bigint() - t0) / 1e6;
-    };
-
-    // Sequential, one keep-alive connection, shallow and deep alternating so drift hits both alike.
-    for (let i = 0; i < WARMUP; i++) for (const s of scenarios) await register(s.leadId);
-    log(`warm-up done (${WARMUP} each); measuring ${REQUESTS} each`);
-    for (let i = 0; i < REQUESTS; i++) {
-      for (const s of scenarios) s.samples.push(await register(s.leadId));
-    }
-
-    const [shallow, deep] = scenarios.map((s) => ({ name: s.name, ...stats(s.samples) }));
-    const ms = (v: number) => v.toFixed(2).padStart(8);
-    const cpu = os.cpus();
-    process.stdout.write(
-      [
-        '',
-        `POST /federation/v1/conversions/register: ${REQUESTS} sequential requests per lead after ${WARMUP} warm-up,`,
-        `${TIERS.length} tiers (each conversion writes 1 conversion, ${TIERS.length} bonuses, ${TIERS.length + 1} events)`,
-        `machine: ${cpu[0]?.model ?? 'unknown CPU'} × ${cpu.length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}, ${os.platform()} ${os.release()}`,
-        '',
-        `${'lead referrer'.padEnd(22)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'mean ms'.padStart(8)} ${'min ms'.padStart(8)} ${'max ms'.padStart(8)}`,
-        ...[shallow, deep].map(
-          (r) =>
-            `${r.name.padEnd(22)} ${ms(r.p50)} ${ms(r.p95)} ${ms(r.p99)} ${ms(r.mean)} ${ms(r.min)} ${ms(r.max)}`,
-        ),
-        '',
-        ...[
-          ['median', deep.p50 / shallow.p50],
-          ['mean', deep.mean / shallow.mean],
-        ].map(
-          ([label, ratio]) =>
-            `deep ÷ shallow (${label}): ${(ratio as number).toFixed(3)}  target ≤ ${TARGET_RATIO}  ${(ratio as number) <= TARGET_RATIO ? 'PASS' : 'FAIL'}`,
-        ),
-        '',
-      ].join('\n'),
-    );
-  } catch (error) {
-    process.stdout.write(`benchmark failed: ${(error as Error).stack ?? String(error)}\n`);
+    await db.query('ANALYZE service_users; ANALYZE members');
+    const [{ max }] = (
+      await db.query('SELECT max(depth) AS max FROM members WHERE tenant_id = $1', [tenantId])
+    ).rows;
+    log(`chain of ${DEPTH + 1} members inserted (deepest at depth ${max})`);
   } finally {
-    if (app) await app.close().catch(() => undefined);
-    const admin = new Client({ connectionString: `${SERVER}/postgres` });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(dbName)} WITH (FORCE)`);
-    await admin.end();
-    const redis = new Redis(REDIS_URL);
-    const keys = await redis.keys(`${queuePrefix}:*`);
-    if (keys.length) await redis.del(...keys);
-    redis.disconnect();
-    log(`cleaned up (database ${dbName} dropped)`);
+    await db.end();
   }
-}
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    process.stdout.write(`benchmark failed: ${String(error)}\n`);
-    process.exit(0);
-  },
-);
+  const usrAt = (depth: number) => `usr_BENCH${String(depth).padStart(21, '0')}`;
+  const fed = (path: string, body: unknown) =>
+    call(path, { headers: { 'x-service-tenant-key': tenantKey }, body });
+  const leadOf = async (depth: number) =>
+    (
+      await fed('/federation/v1/leads', {
+        referrer_user_id: usrAt(depth),
+        contact: { name: `Lead at ${depth}`, email: `lead${depth}@example.org` },
+      })
+    ).lead_id as string;
+  const scenarios = [
+    {
+      name: `shallow (depth ${SHALLOW})`,
+      leadId: await leadOf(SHALLOW),
+      samples: [] as number[],
+    },
+    { name: `deep (depth ${DEPTH})`, leadId: await leadOf(DEPTH), samples: [] as number[] },
+  ];
+
+  // Both pay every tier: check once, so the comparison is of equal work.
+  for (const s of scenarios) {
+    const res = await fed('/federation/v1/conversions/preview', {
+      lead_id: s.leadId,
+      amount_kopecks: 100_000,
+      currency: 'RUB',
+    });
+    const paid = (res.cascaded_bonuses as unknown[]).length;
+    if (paid !== TIERS.length)
+      throw new Error(`${s.name}: ${paid} bonuses, expected ${TIERS.length}`);
+  }
+
+  let order = 0;
+  const register = async (leadId: string): Promise<number> => {
+    const t0 = process.hrtime.bigint();
+    await fed('/federation/v1/conversions/register', {
+      lead_id: leadId,
+      amount_kopecks: 100_000 + order,
+      currency: 'RUB',
+      external_order_id: `bench-${order++}`,
+    });
+    return Number(process.hrtime.bigint() - t0) / 1e6;
+  };
+
+  // Sequential, one keep-alive connection, shallow and deep alternating so drift hits both alike.
+  for (let i = 0; i < WARMUP; i++) for (const s of scenarios) await register(s.leadId);
+  log(`warm-up done (${WARMUP} each); measuring ${REQUESTS} each`);
+  for (let i = 0; i < REQUESTS; i++) {
+    for (const s of scenarios) s.samples.push(await register(s.leadId));
+  }
+
+  const [shallow, deep] = scenarios.map((s) => ({ name: s.name, ...stats(s.samples) }));
+  const ms = (v: number) => v.toFixed(2).padStart(8);
+  process.stdout.write(
+    [
+      '',
+      `POST /federation/v1/conversions/register: ${REQUESTS} sequential requests per lead after ${WARMUP} warm-up,`,
+      `${TIERS.length} tiers (each conversion writes 1 conversion, ${TIERS.length} bonuses, ${TIERS.length + 1} events)`,
+      `machine: ${machineLine()}`,
+      '',
+      `${'lead referrer'.padEnd(22)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'mean ms'.padStart(8)} ${'min ms'.padStart(8)} ${'max ms'.padStart(8)}`,
+      ...[shallow, deep].map(
+        (r) =>
+          `${r.name.padEnd(22)} ${ms(r.p50)} ${ms(r.p95)} ${ms(r.p99)} ${ms(r.mean)} ${ms(r.min)} ${ms(r.max)}`,
+      ),
+      '',
+      ...[
+        ['median', deep.p50 / shallow.p50],
+        ['mean', deep.mean / shallow.mean],
+      ].map(
+        ([label, ratio]) =>
+          `deep ÷ shallow (${label}): ${(ratio as number).toFixed(3)}  target ≤ ${TARGET_RATIO}  ${verdict((ratio as number) <= TARGET_RATIO)}`,
+      ),
+      '',
+    ].join('\n'),
+  );
+});

@@ -6,23 +6,18 @@
  * server answering a static 302 with a Location of the same length. Target: the service reaches
  * at least half the static server's requests per second (ratio ≥ 0.5).
  *
- * Run: npx ts-node --transpile-only bench/redirects.bench.ts
- * Needs PostgreSQL and Redis (BENCH_DATABASE_SERVER, BENCH_REDIS_URL; local defaults). Creates
- * and drops its own database `bench_redirects_<random>`; always exits 0.
+ * Run: npm run bench:redirects. Needs PostgreSQL and Redis (bench/harness.ts); creates and
+ * drops its own database; exits 1 only if it crashes.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import { join } from 'node:path';
-import Redis from 'ioredis';
 import { Client } from 'pg';
-import { createApp } from '../src/app.setup';
 import { EmbedTokenService } from '../src/common/auth/embed-token.service';
-import { loadConfig } from '../src/config/load-config';
 import { ClickCounter } from '../src/deeplinks/click-counter';
-import { ensureDatabase, quoteIdent, runMigrations } from '../src/database/ensure-database';
+import { machineLine, postJson, runBenchmark, verdict } from './harness';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 3);
@@ -31,8 +26,6 @@ const TARGET_RATIO = 0.5;
 /** At least this share of the 302s autocannon counted must show up in deeplinks.clicks_count. */
 const CLICKS_FLOOR = 0.99;
 
-const SERVER = process.env.BENCH_DATABASE_SERVER ?? 'postgres://postgres@127.0.0.1:5432';
-const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const AUTOCANNON = join(__dirname, '..', 'node_modules', 'autocannon', 'autocannon.js');
 
 /** The part of autocannon's `--json` result this script reads. */
@@ -73,56 +66,13 @@ function cannon(url: string, seconds: number): Promise<CannonResult> {
 
 const count302 = (r: CannonResult) => r.statusCodeStats['302']?.count ?? 0;
 
-async function main(): Promise<void> {
-  const runId = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  const dbName = `bench_redirects_${runId}`;
-  const databaseUrl = `${SERVER}/${dbName}`;
-  const queuePrefix = `bench_${runId}`;
-  const adminToken = `adm_${randomBytes(24).toString('base64url')}`;
-  const started = Date.now();
-  const log = (msg: string) =>
-    process.stdout.write(`[${((Date.now() - started) / 1000).toFixed(1)}s] ${msg}\n`);
-
-  await ensureDatabase(databaseUrl);
-  let app: Awaited<ReturnType<typeof createApp>> | undefined;
-  let baseline: http.Server | undefined;
-  const db = new Client({ connectionString: databaseUrl });
-  try {
-    await runMigrations(databaseUrl);
-    log(`database ${dbName} migrated`);
-
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      DATABASE_URL: databaseUrl,
-      REDIS_URL,
-      QUEUE_PREFIX: queuePrefix,
-      ADMIN_TOKEN: adminToken,
-      JWT_SECRET: randomBytes(32).toString('base64url'),
-      REF_SIGNING_SECRET: randomBytes(32).toString('base64url'),
-      SECRETS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      PUBLIC_BASE_URL: 'http://localhost:3000',
-      MIGRATIONS_RUN: 'false',
-      LOG_LEVEL: 'silent',
-      RATE_LIMITS: 'off',
-      // The API role, as production serves short links: no queue consumers competing for the CPU.
-      PROCESS_ROLE: 'api',
-    });
-    app = await createApp(config);
-    await app.listen(0, '127.0.0.1');
-    const { port } = app.getHttpServer().address() as AddressInfo;
-    const base = `http://127.0.0.1:${port}`;
+runBenchmark(
+  { name: 'redirects' },
+  async ({ databaseUrl, adminToken, log, startApp, onCleanup }) => {
+    const { app, base } = await startApp();
     log(`app listening on ${base}`);
-
-    const call = async (path: string, headers: Record<string, string>, body: unknown) => {
-      const res = await fetch(`${base}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
-        body: JSON.stringify(body),
-      });
-      const text = await res.text();
-      if (res.status >= 300) throw new Error(`${path}: ${res.status} ${text}`);
-      return JSON.parse(text) as Record<string, unknown>;
-    };
+    const call = (path: string, headers: Record<string, string>, body: unknown) =>
+      postJson(base, path, headers, body);
 
     const slug = `bench-${randomBytes(4).toString('hex')}`;
     const origin = `https://${slug}.example`;
@@ -159,7 +109,7 @@ async function main(): Promise<void> {
 
     // The floor: node:http, a static 302, a Location of the same length, the same no-store.
     const staticLocation = `${origin}/`.padEnd(location.length, 'x');
-    baseline = http.createServer((_req, res) => {
+    const baseline = http.createServer((_req, res) => {
       res.writeHead(302, {
         Location: staticLocation,
         'Cache-Control': 'no-store',
@@ -167,10 +117,16 @@ async function main(): Promise<void> {
       });
       res.end();
     });
-    await new Promise<void>((resolve) => baseline!.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => baseline.listen(0, '127.0.0.1', resolve));
+    onCleanup(async () => {
+      baseline.closeAllConnections();
+      await new Promise((r) => baseline.close(r));
+    });
     const baselineUrl = `http://127.0.0.1:${(baseline.address() as AddressInfo).port}/s/${code}`;
 
+    const db = new Client({ connectionString: databaseUrl });
     await db.connect();
+    onCleanup(() => db.end());
     const clicks = async () =>
       Number(
         (
@@ -208,7 +164,6 @@ async function main(): Promise<void> {
 
     const ratio = service.requests.average / floor.requests.average;
     const redirects = count302(service);
-    const cpu = os.cpus();
     const row = (name: string, r: CannonResult & { cpuMsPerRequest: number }) =>
       [
         name.padEnd(30),
@@ -229,48 +184,19 @@ async function main(): Promise<void> {
         '',
         `GET /s/:code (website link: lookup, click recorded, 302 with ref) against a static node:http 302,`,
         `autocannon ${CONNECTIONS} connections × ${DURATION_S}s each after ${WARMUP_S}s warm-up; Location ${location.length} characters`,
-        `machine: ${cpu[0]?.model ?? 'unknown CPU'} × ${cpu.length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}, ${os.platform()} ${os.release()}, load average ${os
-          .loadavg()
-          .map((l) => l.toFixed(2))
-          .join(' ')}`,
+        `machine: ${machineLine()}`,
         '',
         header,
         row('service GET /s/:code', service),
         row('static node:http 302', floor),
         '',
-        `service ÷ static (req/s): ${ratio.toFixed(3)}  target ≥ ${TARGET_RATIO}  ${ratio >= TARGET_RATIO ? 'PASS' : 'FAIL'}`,
+        `service ÷ static (req/s): ${ratio.toFixed(3)}  target ≥ ${TARGET_RATIO}  ${verdict(ratio >= TARGET_RATIO)}`,
         `clicks recorded during the run: ${recorded}; 302 responses counted: ${redirects}; ` +
           `recorded ÷ counted: ${redirects ? (recorded / redirects).toFixed(4) : 'n/a'}  ` +
           `(expected ${redirects} … ${redirects + CONNECTIONS}, at least ${CLICKS_FLOOR * 100} %)  ` +
-          `${recorded >= redirects * CLICKS_FLOOR && recorded <= redirects + CONNECTIONS ? 'PASS' : 'FAIL'}`,
+          `${verdict(recorded >= redirects * CLICKS_FLOOR && recorded <= redirects + CONNECTIONS)}`,
         '',
       ].join('\n'),
     );
-  } catch (error) {
-    process.stdout.write(`benchmark failed: ${(error as Error).stack ?? String(error)}\n`);
-  } finally {
-    await db.end().catch(() => undefined);
-    if (baseline) {
-      baseline.closeAllConnections();
-      await new Promise((r) => baseline!.close(r));
-    }
-    if (app) await app.close().catch(() => undefined);
-    const admin = new Client({ connectionString: `${SERVER}/postgres` });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(dbName)} WITH (FORCE)`);
-    await admin.end();
-    const redis = new Redis(REDIS_URL);
-    const keys = await redis.keys(`${queuePrefix}:*`);
-    if (keys.length) await redis.del(...keys);
-    redis.disconnect();
-    log(`cleaned up (database ${dbName} dropped)`);
-  }
-}
-
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    process.stdout.write(`benchmark failed: ${String(error)}\n`);
-    process.exit(0);
   },
 );
