@@ -10,17 +10,14 @@
  * Knobs: BENCH_DURATION (10 s per target), BENCH_WARMUP (2 s), BENCH_CONNECTIONS (10),
  * BENCH_RATIO_ROUNDS (3), BENCH_REDIS_URL, BENCH_DATABASE_SERVER and the seed's own
  * (bench/seed-large.ts).
- * Always exits 0: it reports PASS/FAIL, it is not a gate.
+ * It reports PASS/FAIL, it is not a gate; it exits 1 only if it crashes (bench/harness.ts).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
-import Redis from 'ioredis';
 import { Client, Pool } from 'pg';
-import { createApp } from '../src/app.setup';
 import {
   canonicalLocale,
   formatMoney,
@@ -29,9 +26,9 @@ import {
   uiLocale,
   type UiLocale,
 } from '../src/common/i18n/format';
-import { loadConfig } from '../src/config/load-config';
 import { TREE_NODE_BUDGET } from '../src/embed/embed-data.service';
 import { TREE_LEVEL_SQL } from '../src/users/members.repository';
+import { runBenchmark } from './harness';
 import { seedLarge, type SeedInfo } from './seed-large';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -39,7 +36,6 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 /** Rounds of the app/baseline pairs behind the two throughput ratios (the first is the main pass). */
 const RATIO_ROUNDS = Math.max(1, Number(process.env.BENCH_RATIO_ROUNDS ?? 3));
-const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const TREE_DEPTH = 20;
 const TARGET = { cabinet: 0.7, leads: 0.7, tree: 10, kpi: 2 };
 
@@ -452,48 +448,36 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(' ');
 
-async function main(): Promise<void> {
-  const started = Date.now();
-  const log: Log = (message) =>
-    process.stdout.write(`[${((Date.now() - started) / 1000).toFixed(1)}s] ${message}\n`);
-  const loadBefore = load();
+let seed: SeedInfo;
 
-  const seed: SeedInfo = await seedLarge({ reuse: true, log });
-  const { tenant, big_partner: big, typical_partner: typical, hot_partner: hot } = seed;
-  const runId = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  const queuePrefix = `bench_embed_${runId}`;
+runBenchmark(
+  {
+    name: 'embed',
+    database: async (log) => (seed = await seedLarge({ reuse: true, log })).database_url,
+  },
+  async ({ log: benchLog, startApp, onCleanup }) => {
+    const log: Log = benchLog;
+    const loadBefore = load();
+    const { tenant, big_partner: big, typical_partner: typical, hot_partner: hot } = seed;
 
-  const db = new Client({ connectionString: seed.database_url });
-  await db.connect();
-  const serverVersion = (
-    await db.query<{ v: string }>(`SELECT 'PostgreSQL ' || current_setting('server_version') AS v`)
-  ).rows[0].v;
+    const db = new Client({ connectionString: seed.database_url });
+    await db.connect();
+    onCleanup(() => db.end());
+    const serverVersion = (
+      await db.query<{ v: string }>(
+        `SELECT 'PostgreSQL ' || current_setting('server_version') AS v`,
+      )
+    ).rows[0].v;
 
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATABASE_URL: seed.database_url,
-    REDIS_URL,
-    QUEUE_PREFIX: queuePrefix,
-    ADMIN_TOKEN: `adm_${randomBytes(24).toString('base64url')}`,
-    JWT_SECRET: randomBytes(32).toString('base64url'),
-    REF_SIGNING_SECRET: randomBytes(32).toString('base64url'),
-    SECRETS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    PUBLIC_BASE_URL: 'http://localhost:3000',
-    MIGRATIONS_RUN: 'false',
-    LOG_LEVEL: 'silent',
-    RATE_LIMITS: 'off',
-    PROCESS_ROLE: 'api',
-  });
-  const app = await createApp(config);
-  const pool = new Pool({
-    connectionString: seed.database_url,
-    max: 20,
-    application_name: 'bench-baseline',
-  });
-  const servers: http.Server[] = [];
-  try {
-    await app.listen(0, '127.0.0.1');
-    const appBase = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+    const { base: appBase } = await startApp();
+    const pool = new Pool({
+      connectionString: seed.database_url,
+      max: 20,
+      application_name: 'bench-baseline',
+    });
+    onCleanup(() => pool.end());
+    const servers: http.Server[] = [];
+    onCleanup(() => servers.forEach((s) => s.close()));
     let baselineTrace: string[] | undefined;
     const baseline = startBaseline(pool, (sql) => baselineTrace?.push(sql));
     servers.push(baseline);
@@ -758,24 +742,5 @@ async function main(): Promise<void> {
         '',
       ].join('\n'),
     );
-  } finally {
-    for (const s of servers) s.close();
-    await app.close().catch(() => undefined);
-    await pool.end().catch(() => undefined);
-    await db.end().catch(() => undefined);
-    const redis = new Redis(REDIS_URL);
-    const keys = await redis.keys(`${queuePrefix}:*`);
-    if (keys.length) await redis.del(...keys);
-    redis.disconnect();
-  }
-}
-
-if (require.main === module) {
-  main().then(
-    () => process.exit(0),
-    (error: unknown) => {
-      process.stdout.write(`benchmark failed: ${(error as Error).stack ?? String(error)}\n`);
-      process.exit(0);
-    },
-  );
-}
+  },
+);

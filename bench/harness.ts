@@ -46,8 +46,11 @@ export interface Bench {
 export interface BenchOptions {
   /** `bench_<name>_<run id>`: the scratch database; also names the Redis prefix. */
   name: string;
-  /** A database the benchmark prepares itself (the embed benchmark's seeded one). */
-  databaseUrl?: string;
+  /**
+   * Prepares a database of the benchmark's own (the embed benchmark's seeded one, kept between
+   * runs) and answers its URL; without it the run gets a scratch database, dropped at the end.
+   */
+  database?: (log: (message: string) => void) => Promise<string>;
 }
 
 /** `node x.js` banner lines: what this machine is, printed beside every figure. */
@@ -66,7 +69,7 @@ export function machineLine(): string {
 export function runBenchmark(options: BenchOptions, body: (bench: Bench) => Promise<void>): void {
   const runId = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   const dbName = `bench_${options.name}_${runId}`;
-  const databaseUrl = options.databaseUrl ?? `${BENCH_DATABASE_SERVER}/${dbName}`;
+  let databaseUrl = `${BENCH_DATABASE_SERVER}/${dbName}`;
   const queuePrefix = `bench_${runId}`;
   const adminToken = `adm_${randomBytes(24).toString('base64url')}`;
   const started = Date.now();
@@ -95,7 +98,8 @@ export function runBenchmark(options: BenchOptions, body: (bench: Bench) => Prom
 
   const run = async () => {
     process.stdout.write(`${machineLine()}\n`);
-    if (!options.databaseUrl) {
+    if (options.database) databaseUrl = await options.database(log);
+    else {
       await ensureDatabase(databaseUrl);
       cleanups.unshift(async () => {
         const admin = new Client({ connectionString: `${BENCH_DATABASE_SERVER}/postgres` });
