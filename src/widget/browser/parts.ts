@@ -1,0 +1,191 @@
+/** Building blocks the widgets share: heading, KPI tiles, lists, pager and the read cycle. */
+
+import { explain, type Failure } from './api';
+import type { Ctx } from './context';
+import { h, int, type Child } from './dom';
+import type { TextKey } from './i18n';
+import type { LeadItem, Pagination, Transaction } from './types';
+
+export const head = (c: Ctx, key: TextKey): HTMLDivElement =>
+  h(
+    'div',
+    { class: 'head' },
+    h('h2', { part: 'title' }, c.el.getAttribute('data-title') || c.t(key)),
+  );
+
+export const kpi = (label: string, value: string, part: string): HTMLDivElement =>
+  h(
+    'div',
+    { class: 'kpi', part: 'kpi', 'data-kpi': part },
+    h('b', {}, value),
+    h('span', {}, label),
+  );
+
+export const empty = (c: Ctx, key: TextKey): HTMLParagraphElement =>
+  h('p', { class: 'muted', 'data-part': 'empty' }, c.t(key));
+
+export function leadList(c: Ctx, leads: LeadItem[], none: TextKey): HTMLElement {
+  if (!leads.length) return empty(c, none);
+  return h(
+    'ul',
+    { class: 'rows', 'data-list': 'leads' },
+    leads.map((l) =>
+      h(
+        'li',
+        { 'data-lead-id': l.id, 'data-status': l.status },
+        h(
+          'div',
+          {},
+          h('span', { 'data-field': 'name' }, l.contact_name),
+          h('small', {}, l.relative_time),
+        ),
+        h('span', { class: `chip ${l.status}` }, l.status_human),
+      ),
+    ),
+  );
+}
+
+/** What a bonus was for: a lead, a manual bonus, or an order of the partner's own or of line n. */
+function txLabel(c: Ctx, t: Transaction): string {
+  if (t.source_type === 'lead') return c.t('t_lead');
+  if (t.source_type === 'manual') return c.t('t_manual');
+  const m = /^upline_(\d+)$/.exec(t.tier || '');
+  return m ? c.t('t_upline', { n: c.num(Number(m[1]) + 1) }) : c.t('t_referrer');
+}
+
+export function txList(c: Ctx, txs: Transaction[], none: TextKey): HTMLElement {
+  if (!txs.length) return empty(c, none);
+  return h(
+    'ul',
+    { class: 'rows', 'data-list': 'transactions' },
+    txs.map((t) =>
+      h(
+        'li',
+        { 'data-bonus-id': t.bonus_id, 'data-status': t.status },
+        h('div', {}, h('span', {}, txLabel(c, t)), h('small', {}, t.relative_time)),
+        h(
+          'div',
+          { class: 'end' },
+          h('span', { class: 'amt' }, t.amount_formatted),
+          h('span', { class: `chip ${t.status}` }, t.status_human),
+        ),
+      ),
+    ),
+  );
+}
+
+export function pager(c: Ctx, p: Pagination, go: (page: number) => void): HTMLDivElement | null {
+  if (p.total_pages <= 1) return null;
+  return h(
+    'div',
+    { class: 'pager', part: 'pager' },
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'btn',
+        'data-action': 'prev',
+        disabled: p.page <= 1,
+        onclick: () => go(p.page - 1),
+      },
+      c.t('prev'),
+    ),
+    h(
+      'span',
+      { class: 'muted', 'data-part': 'page' },
+      c.t('page', { p: c.num(p.page), n: c.num(p.total_pages) }),
+    ),
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'btn',
+        'data-action': 'next',
+        disabled: p.page >= p.total_pages,
+        onclick: () => go(p.page + 1),
+      },
+      c.t('next'),
+    ),
+  );
+}
+
+/** What a read widget shows for its data, and whether that counts as empty. */
+export interface View {
+  nodes: Child;
+  empty: boolean;
+}
+
+/**
+ * A read widget: loading, then ready or empty, or an error with a retry button. `view(data)`
+ * returns `{nodes, empty}`. `reload` (also `c.reload`) fetches again, `repaint` redraws the last
+ * data.
+ */
+export function reader<T>(
+  c: Ctx,
+  title: TextKey,
+  load: () => Promise<T>,
+  view: (data: T) => View,
+): { reload: () => Promise<void>; repaint: () => void } {
+  let last: T | null = null;
+  let seq = 0;
+  const paint = () => {
+    const v = view(last as T);
+    c.state(v.empty ? 'empty' : 'ready');
+    c.show(head(c, title), v.nodes);
+  };
+  const reload = async (): Promise<void> => {
+    const mine = ++seq;
+    c.state('loading');
+    c.box.setAttribute('aria-busy', 'true');
+    if (!last)
+      c.show(head(c, title), h('p', { class: 'muted', 'data-part': 'loading' }, c.t('loading')));
+    try {
+      const data = await load();
+      if (mine !== seq) return;
+      last = data;
+      paint();
+    } catch (err) {
+      if (mine !== seq) return;
+      const e = err as Failure;
+      last = null;
+      c.state('error');
+      c.show(
+        head(c, title),
+        h(
+          'p',
+          {
+            class: 'err',
+            role: 'alert',
+            'data-part': 'error',
+            'data-code': (e && e.code) || 'error',
+          },
+          explain(c, e),
+        ),
+        e && (e.code === 'network' || !e.status || e.status >= 500)
+          ? h(
+              'button',
+              {
+                type: 'button',
+                class: 'btn',
+                'data-action': 'retry',
+                onclick: () => void reload(),
+              },
+              c.t('retry'),
+            )
+          : null,
+      );
+    } finally {
+      if (mine === seq) c.box.removeAttribute('aria-busy');
+    }
+  };
+  c.reload = reload;
+  void reload();
+  return { reload, repaint: paint };
+}
+
+/** The path of a read of the widget's member (read widgets are mounted only with a user id). */
+export const member = (c: Ctx, what: string): string =>
+  `data/${what}/${encodeURIComponent(c.userId!)}`;
+
+/** `data-page-size`: 1–100, default 10. */
+export const pageSize = (c: Ctx): number => int(c.el.getAttribute('data-page-size'), 1, 100, 10);

@@ -1,0 +1,117 @@
+/**
+ * The answers of the service that the widgets read: only the fields they use. The server's
+ * DTOs must stay assignable to these (checked by src/widget/widget-api-types.spec.ts), so a
+ * change of the API that breaks a widget breaks the build instead.
+ */
+
+export interface Pagination {
+  page: number;
+  total: number;
+  total_pages: number;
+}
+
+export interface User {
+  display_name: string;
+  badge: { role_label: string };
+  claim_required: boolean;
+}
+
+export interface LeadItem {
+  id: string;
+  status: string;
+  status_human: string;
+  contact_name: string;
+  relative_time: string;
+}
+
+export interface Transaction {
+  bonus_id: string;
+  status: string;
+  status_human: string;
+  amount_formatted: string;
+  source_type: string;
+  tier: string | null;
+  relative_time: string;
+}
+
+export interface Cabinet {
+  user: User;
+  kpi: {
+    leads_count: number;
+    clicks_count: number | null | undefined;
+    cleared_formatted: string;
+    pending_formatted: string;
+  };
+  recent_leads: LeadItem[];
+  transactions: Transaction[];
+}
+
+export interface Account {
+  currency: string;
+  cleared_formatted: string;
+  pending_formatted: string;
+}
+
+export interface Bonuses {
+  totals: Account;
+  accounts: Account[];
+  transactions: Transaction[];
+  pagination: Pagination;
+}
+
+export interface Leads {
+  leads: LeadItem[];
+  pagination: Pagination;
+}
+
+export interface TreeNode {
+  user_id: string;
+  display_name: string;
+  depth: number;
+  parent_user_id: string | null;
+}
+
+export interface Tree {
+  root: TreeNode;
+  levels: TreeNode[][];
+  total_downline: number;
+  hit_depth_cap: boolean;
+  max_depth: number;
+  truncated?: boolean;
+}
+
+export interface Partner {
+  user_id: string;
+  display_name: string;
+  partnership_role: string;
+  joined_at: string;
+  is_active: boolean;
+}
+
+export interface Partners {
+  partners: Partner[];
+  pagination: Pagination;
+}
+
+export interface ReferralLink {
+  short_url: string;
+  reused: boolean;
+}
+
+export interface LeadCreated {
+  lead_id: string;
+}
+
+export interface OriginCheck {
+  allowed: boolean;
+  code: string | null;
+  detail: string | null;
+  locale: string | null;
+}
+
+/** An error answer (`application/problem+json`). */
+export interface Problem {
+  code?: string;
+  detail?: string;
+  errors?: { field: string; message: string }[];
+}

@@ -1,0 +1,42 @@
+import { call } from '../api';
+import type { Ctx } from '../context';
+import { h } from '../dom';
+import { kpi, leadList, member, reader, txList } from '../parts';
+import type { Cabinet } from '../types';
+
+/** Name and role, the KPIs, the newest leads and bonuses. */
+export function cabinet(c: Ctx): void {
+  reader(
+    c,
+    'cabinet',
+    () => call<Cabinet>(c, member(c, 'cabinet')),
+    (d) => ({
+      nodes: [
+        h(
+          'p',
+          { class: 'bar' },
+          h('b', { 'data-field': 'display-name' }, d.user.display_name),
+          h('span', { class: 'chip' }, d.user.badge.role_label),
+        ),
+        h(
+          'div',
+          { class: 'kpis' },
+          kpi(c.t('leadsN'), c.num(d.kpi.leads_count), 'leads'),
+          kpi(
+            c.t('clicks'),
+            d.kpi.clicks_count == null ? '—' : c.num(d.kpi.clicks_count),
+            'clicks',
+          ),
+          kpi(c.t('cleared'), d.kpi.cleared_formatted, 'cleared'),
+          kpi(c.t('pending'), d.kpi.pending_formatted, 'pending'),
+        ),
+        d.user.claim_required ? h('p', { class: 'note' }, c.t('claim')) : null,
+        h('h3', {}, c.t('recentLeads')),
+        leadList(c, d.recent_leads, 'noLeads'),
+        h('h3', {}, c.t('recentTx')),
+        txList(c, d.transactions, 'noTx'),
+      ],
+      empty: !d.recent_leads.length && !d.transactions.length,
+    }),
+  );
+}
