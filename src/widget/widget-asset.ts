@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
@@ -11,24 +11,42 @@ export const LATEST_CACHE_CONTROL = 'public, max-age=300';
 export const VERSIONED_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
 /**
- * The widget script (SPEC 8), read once at start from `assets/widget.js` beside this file (the
- * build copies it into dist), with its version (a digest of the bytes), its Subresource Integrity
- * value and a gzipped copy.
+ * The widget script (SPEC 8), with its version (a digest of the bytes), its Subresource Integrity
+ * value and a gzipped copy. The script is built from the TypeScript modules in `browser/`
+ * (docs/architecture.md, "Widgets"):
+ * - compiled (`node dist/main`, the Docker image): read once at start from `assets/widget.js`
+ *   beside this file, which `npm run build` produced; no build tool is loaded;
+ * - from the TypeScript sources (the tests, ts-node): bundled in memory with esbuild on first
+ *   use, so the script served is always that of the sources, with nothing to build first.
  */
 @Injectable()
 export class WidgetAsset {
-  readonly source: Buffer;
-  readonly gzipped: Buffer;
-  /** 16 hex digits of the SHA-256 of the bytes: the versioned URL's name. */
-  readonly version: string;
-  /** `sha384-…` for the `integrity` attribute of a script tag. */
-  readonly integrity: string;
+  private built?: Built;
 
   constructor() {
-    this.source = readFileSync(join(__dirname, 'assets', 'widget.js'));
-    this.gzipped = gzipSync(this.source, { level: 9 });
-    this.version = createHash('sha256').update(this.source).digest('hex').slice(0, 16);
-    this.integrity = `sha384-${createHash('sha384').update(this.source).digest('base64')}`;
+    if (!RUNNING_FROM_SOURCES) this.built = describe(readBuilt());
+  }
+
+  private get bundle(): Built {
+    return (this.built ??= describe(bundleFromSources()));
+  }
+
+  get source(): Buffer {
+    return this.bundle.source;
+  }
+
+  get gzipped(): Buffer {
+    return this.bundle.gzipped;
+  }
+
+  /** 16 hex digits of the SHA-256 of the bytes: the versioned URL's name. */
+  get version(): string {
+    return this.bundle.version;
+  }
+
+  /** `sha384-…` for the `integrity` attribute of a script tag. */
+  get integrity(): string {
+    return this.bundle.integrity;
   }
 
   /** The versioned path, e.g. `/embed/v1/widget.3f2a9c0d1e4b5a6f.js`. */
@@ -53,4 +71,38 @@ export class WidgetAsset {
     if (gzip) res.setHeader('Content-Encoding', 'gzip');
     res.status(200).send(gzip ? this.gzipped : this.source);
   }
+}
+
+interface Built {
+  source: Buffer;
+  gzipped: Buffer;
+  version: string;
+  integrity: string;
+}
+
+function describe(source: Buffer): Built {
+  return {
+    source,
+    gzipped: gzipSync(source, { level: 9 }),
+    version: createHash('sha256').update(source).digest('hex').slice(0, 16),
+    integrity: `sha384-${createHash('sha384').update(source).digest('base64')}`,
+  };
+}
+
+/** ts-jest and ts-node run this very file; a build runs its compiled `.js`. */
+const RUNNING_FROM_SOURCES = __filename.endsWith('.ts');
+
+function readBuilt(): Buffer {
+  const file = join(__dirname, 'assets', 'widget.js');
+  if (!existsSync(file)) {
+    throw new Error(`${file} is missing: build the service with \`npm run build\`.`);
+  }
+  return readFileSync(file);
+}
+
+function bundleFromSources(): Buffer {
+  // Loaded only here: esbuild is a dev dependency, absent from a production install.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const build = require('./widget-build') as typeof import('./widget-build');
+  return build.buildWidget();
 }
