@@ -17,7 +17,7 @@ h2{font-size:1.15em;font-weight:600;margin:0 0 12px}
 h3{font-size:.95em;font-weight:600;margin:16px 0 4px;color:var(--m)}
 p{margin:8px 0}
 .muted,small{color:var(--m)}
-.kpis{display:grid;grid-template-columns:repeat(auto-fit,minmax(110px,1fr));gap:8px}
+.kpis{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,11.5em),1fr));gap:8px}
 .kpi{background:var(--s);border-radius:calc(var(--r) - 4px);padding:10px 12px}
 .kpi b{display:block;font-size:1.3em;font-variant-numeric:tabular-nums;white-space:nowrap}
 .kpi span{color:var(--m);font-size:.85em}
