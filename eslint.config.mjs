@@ -29,7 +29,7 @@ export default tseslint.config(
   {
     // `@IsOptional()` lets `null` through to the services; request DTOs use `@Optional()`, which
     // refuses it (docs/architecture.md, "Decisions where the spec was silent").
-    files: ['src/**/*.ts'],
+    files: ['src/**/*.{ts,tsx}'],
     ignores: ['src/config/**'],
     rules: {
       'no-restricted-imports': [
@@ -42,6 +42,21 @@ export default tseslint.config(
               message: 'Use Optional() from src/common/validation/optional: null is not absent.',
             },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // Pages escape by default (preact-render-to-string); raw HTML only in the view layer's one
+    // file for a page's own style, script and script data (docs/architecture.md, "Pages").
+    files: ['src/**/*.tsx'],
+    ignores: ['src/common/pages/inline.tsx'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
+          message: 'Text and attributes are escaped by the view layer; use common/pages/inline.tsx.',
         },
       ],
     },
