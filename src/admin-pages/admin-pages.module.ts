@@ -4,18 +4,36 @@ import { BonusesModule } from '../bonuses/bonuses.module';
 import { PageFormGuard, PageSecurity } from '../common/http/page-security';
 import { TenantsModule } from '../tenants/tenants.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
-import { AdminPagesController } from './admin-pages.controller';
 import { AdminSessionsService } from './admin-sessions.service';
+import { AuditLogPagesController } from './audit-log/audit-log.controller';
+import { BonusesPagesController } from './bonuses/bonuses.controller';
+import { IntegrationPagesController } from './integration/integration.controller';
+import { IntegrationModelReader } from './integration/integration.model';
+import { WebhookPagesController } from './integration/webhook.controller';
+import { OrgPageGuard } from './org-page.guard';
+import { SessionPagesController } from './session/session.controller';
+
+/**
+ * One controller (with its views) per area of `/org`: signing in and out, then each area of an
+ * organisation (areas.ts lists them for the navigation).
+ */
+const CONTROLLERS = [
+  SessionPagesController,
+  IntegrationPagesController,
+  WebhookPagesController,
+  BonusesPagesController,
+  AuditLogPagesController,
+];
 
 /** The organisation admin area (SPEC 8), over the same services as the admin API. */
 @Module({
   imports: [TenantsModule, WebhooksModule, BonusesModule, AuditModule],
-  controllers: [AdminPagesController],
-  providers: [AdminSessionsService, PageSecurity],
+  controllers: CONTROLLERS,
+  providers: [AdminSessionsService, PageSecurity, OrgPageGuard, IntegrationModelReader],
 })
 export class AdminPagesModule implements NestModule {
   /** Every post of the pages must be a plain form from the service's own origin. */
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(PageFormGuard).forRoutes(AdminPagesController);
+    consumer.apply(PageFormGuard).forRoutes(...CONTROLLERS);
   }
 }

@@ -11,7 +11,7 @@ import {
 import { EVENT_TYPES } from '../events/event-types';
 
 /**
- * OpenAPI of the admin pages (AdminPagesController), one entry per handler, so the controller
+ * OpenAPI of the admin pages (the area controllers), one entry per handler, so each controller
  * carries each route's documentation in one line (`@OrgDocs.bonusQueue()`) and this file reads as
  * the route table of `/org`. Pages and actions re-check the role the Admin API would need; without
  * a session every one of them redirects to the sign-in page. The success status of a form post

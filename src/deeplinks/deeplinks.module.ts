@@ -7,13 +7,20 @@ import { DeeplinksRepository } from './deeplinks.repository';
 import { DeeplinksService } from './deeplinks.service';
 import { LeadFormController } from './lead-form.controller';
 import { ReferralLinkController } from './referral-link.controller';
-import { ShortLinkController } from './short-link.controller';
+import { LandingLookup, LandingRefusalFilter, ShortLinkController } from './short-link.controller';
 import { ShortLinkLane } from './short-link.lane';
 
 /** Referral short links, their landing page, and the lead form that takes a signed ref. */
 @Module({
   imports: [TenantsModule, UsersModule, LeadsModule],
   controllers: [ReferralLinkController, ShortLinkController, LeadFormController],
-  providers: [DeeplinksRepository, DeeplinksService, ClickCounter, ShortLinkLane],
+  providers: [
+    DeeplinksRepository,
+    DeeplinksService,
+    ClickCounter,
+    ShortLinkLane,
+    LandingLookup,
+    LandingRefusalFilter,
+  ],
 })
 export class DeeplinksModule {}

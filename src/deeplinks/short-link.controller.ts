@@ -1,20 +1,90 @@
-import { Body, Controller, Get, HttpCode, Inject, Ip, Param, Post, Res } from '@nestjs/common';
+import {
+  type ArgumentsHost,
+  Catch,
+  Controller,
+  type ExceptionFilter,
+  Get,
+  HttpCode,
+  Inject,
+  Injectable,
+  Ip,
+  Param,
+  Post,
+  UseFilters,
+} from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { AUTH_LOOKUP, type AuthLookup } from '../common/auth/auth-lookup';
 import { Public } from '../common/auth/auth.decorators';
-import { DomainError } from '../common/errors/domain-error';
-import { escapeHtml, sendPage } from '../common/http/html';
+import { DomainError, ValidationFailedError } from '../common/errors/domain-error';
 import { ApiFormBody, ApiHtmlPages, ApiRedirect } from '../common/http/html-openapi';
 import { RateLimiter } from '../common/http/rate-limiter';
+import { serverErrorPage } from '../common/pages/error-page';
+import { FormBody, FormText } from '../common/pages/form';
+import { type HtmlPage, PageException, Redirect } from '../common/pages/page';
+import { Pages } from '../common/pages/pages.decorator';
+import { sendResult } from '../common/pages/send';
 import { LeadContactDto } from '../leads/dto/create-lead.dto';
 import { LeadsService } from '../leads/leads.service';
 import type { TenantEntity } from '../tenants/tenant.entity';
-import { DeeplinksService } from './deeplinks.service';
 import type { DeeplinkEntity } from './deeplink.entity';
+import { DeeplinksService } from './deeplinks.service';
+import { landingPage, linkNotFoundPage, thankYouPage } from './landing-page';
 import { LEAD_FORM_LIMIT } from './lead-form.controller';
+
+const CODE_PATTERN = /^[A-Za-z0-9]{8}$/;
+
+/** The landing page's lead form: the Embed API's contact rules, blank fields left out. */
+export class LandingLeadForm extends LeadContactDto {
+  @FormText() declare name: string;
+  @FormText() declare email?: string;
+  @FormText() declare phone?: string;
+}
+
+/** A short link's landing page and its tenant, looked up by code. */
+@Injectable()
+export class LandingLookup {
+  constructor(
+    private readonly links: DeeplinksService,
+    @Inject(AUTH_LOOKUP) private readonly lookup: AuthLookup,
+  ) {}
+
+  async find(code: string): Promise<{ link: DeeplinkEntity; tenant: TenantEntity } | undefined> {
+    const link = CODE_PATTERN.test(code) ? await this.links.byCode(code) : undefined;
+    const tenant = link && (await this.lookup.tenantById(link.tenantId));
+    return link && tenant ? { link, tenant } : undefined;
+  }
+}
+
+/**
+ * A refused lead (an invalid form, the rate limit, the service's refusal) shows the landing page
+ * again with the reason, under the refusal's status, instead of going elsewhere.
+ */
+@Catch(DomainError)
+@Injectable()
+export class LandingRefusalFilter implements ExceptionFilter {
+  constructor(private readonly landing: LandingLookup) {}
+
+  catch(error: DomainError, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const req = http.getRequest<Request>();
+    const res = http.getResponse<Response>();
+    const status = Number(error.status);
+    if (status >= 500) return sendResult(res, serverErrorPage(req, status, req.id as string));
+    const message =
+      error instanceof ValidationFailedError
+        ? 'Please give your name and an email or a phone number.'
+        : error.detail;
+    this.landing.find(String(req.params.code)).then(
+      (found) =>
+        sendResult(
+          res,
+          found ? landingPage(found.tenant, found.link, message, status) : linkNotFoundPage(),
+        ),
+      (failure: unknown) => http.getNext<(error: unknown) => void>()(failure),
+    );
+  }
+}
 
 const CODE = {
   name: 'code',
@@ -30,12 +100,13 @@ const CODE = {
 @ApiTags('short-links')
 @Controller('s')
 @Public()
+@Pages()
 export class ShortLinkController {
   constructor(
     private readonly links: DeeplinksService,
+    private readonly landing: LandingLookup,
     private readonly leads: LeadsService,
     private readonly limiter: RateLimiter,
-    @Inject(AUTH_LOOKUP) private readonly lookup: AuthLookup,
   ) {}
 
   @Get(':code')
@@ -50,14 +121,13 @@ export class ShortLinkController {
   @ApiParam(CODE)
   @ApiRedirect(302, 'The target, with `ref` added', 'https://acme.example/?ref=<signed ref>')
   @ApiHtmlPages([200, 'The landing page with its lead form'], [404, 'Link not found'])
-  async follow(@Param('code') code: string, @Res() res: Response): Promise<void> {
-    const destination = /^[A-Za-z0-9]{8}$/.test(code) ? await this.links.follow(code) : undefined;
-    if (!destination) return notFound(res);
+  async follow(@Param('code') code: string): Promise<HtmlPage | Redirect> {
+    const destination = CODE_PATTERN.test(code) ? await this.links.follow(code) : undefined;
+    if (!destination) return linkNotFoundPage();
     if (destination.kind === 'redirect') {
-      res.setHeader('Cache-Control', 'no-store');
-      return res.redirect(302, destination.location);
+      return new Redirect(destination.location, 302, { headers: { 'Cache-Control': 'no-store' } });
     }
-    landingPage(res, destination.tenant, destination.link);
+    return landingPage(destination.tenant, destination.link);
   }
 
   /** The landing page's form post: a lead with source `referral_link`. */
@@ -85,87 +155,20 @@ export class ShortLinkController {
     [422, 'The landing page again, with the reason the lead was refused'],
     [429, 'The landing page again: too many requests from this address'],
   )
+  @UseFilters(LandingRefusalFilter)
   async lead(
     @Param('code') code: string,
-    @Body() body: Record<string, unknown>,
+    @FormBody() contact: LandingLeadForm,
     @Ip() ip: string,
-    @Res() res: Response,
-  ): Promise<void> {
-    const link = /^[A-Za-z0-9]{8}$/.test(code) ? await this.links.byCode(code) : undefined;
-    const tenant = link && (await this.tenantById(link.tenantId));
-    if (!link || !tenant) return notFound(res);
-    const contact = plainToInstance(LeadContactDto, {
-      name: text(body.name),
-      email: text(body.email),
-      phone: text(body.phone),
-    });
-    if (validateSync(contact).length) {
-      return landingPage(
-        res,
-        tenant,
-        link,
-        'Please give your name and an email or a phone number.',
-        400,
-      );
-    }
-    try {
-      await this.limiter.consume('lead_form', ip, LEAD_FORM_LIMIT.perMinute, 60);
-      await this.leads.create(
-        tenant,
-        { referrer_user_id: link.serviceUserId, contact },
-        'referral_link',
-      );
-    } catch (error) {
-      if (error instanceof DomainError && Number(error.status) < 500) {
-        return landingPage(res, tenant, link, error.detail, error.status);
-      }
-      throw error;
-    }
-    sendPage(res, {
-      title: tenant.displayName,
-      body: `<h1>Thank you!</h1><p>${escapeHtml(tenant.displayName)} will contact you soon.</p>`,
-    });
+  ): Promise<HtmlPage> {
+    const found = await this.landing.find(code);
+    if (!found) throw new PageException(linkNotFoundPage());
+    await this.limiter.consume('lead_form', ip, LEAD_FORM_LIMIT.perMinute, 60);
+    await this.leads.create(
+      found.tenant,
+      { referrer_user_id: found.link.serviceUserId, contact },
+      'referral_link',
+    );
+    return thankYouPage(found.tenant);
   }
-
-  private tenantById(tenantId: string): Promise<TenantEntity | null> {
-    return this.lookup.tenantById(tenantId);
-  }
-}
-
-function text(value: unknown): string | undefined {
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-}
-
-function notFound(res: Response): void {
-  sendPage(res, {
-    status: 404,
-    title: 'Link not found',
-    body: '<h1>Link not found</h1><p class="muted">This link does not exist or was mistyped.</p>',
-  });
-}
-
-function landingPage(
-  res: Response,
-  tenant: TenantEntity,
-  link: DeeplinkEntity,
-  error?: string,
-  status = 200,
-): void {
-  const recommendation = link.recommendationText
-    ? `<p>${escapeHtml(link.recommendationText)}</p>`
-    : `<p>A friend recommends ${escapeHtml(tenant.displayName)}.</p>`;
-  const promo = link.promoCode
-    ? `<p>Your promo code: <span class="promo" data-promo-code>${escapeHtml(link.promoCode)}</span></p>`
-    : '';
-  sendPage(res, {
-    status,
-    title: tenant.displayName,
-    body: `<h1>${escapeHtml(tenant.displayName)}</h1>${recommendation}${promo}
-${error ? `<p class="error">${escapeHtml(error)}</p>` : ''}
-<form method="post" action="/s/${escapeHtml(link.code)}/lead" data-form="lead">
-<label for="name">Name</label><input id="name" name="name" required maxlength="200" autocomplete="name">
-<label for="email">Email</label><input id="email" name="email" type="email" maxlength="254" autocomplete="email">
-<label for="phone">Phone</label><input id="phone" name="phone" type="tel" maxlength="32" autocomplete="tel">
-<button type="submit" data-action="submit">Leave a request</button></form>`,
-  });
 }

@@ -1,18 +1,20 @@
-import { Controller, Get, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Query, Req } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { Public } from '../common/auth/auth.decorators';
-import { sendPage } from '../common/http/html';
 import { ApiHtmlPages } from '../common/http/html-openapi';
+import type { HtmlPage } from '../common/pages/page';
+import { Pages } from '../common/pages/pages.decorator';
 import { AppConfig } from '../config/app-config';
 import { WidgetAsset } from '../widget/widget-asset';
-import { sendDemoPage } from './demo-page';
+import { demoPage, noDemoPage } from './demo-page';
 import { DemoSeeder } from './demo-seeder.service';
 
 /** `GET /demo`: every widget on a tenant-like page, outside production (issue 7). */
 @ApiTags('demo')
 @Controller('demo')
 @Public()
+@Pages()
 export class DemoController {
   private readonly base: string;
 
@@ -35,22 +37,16 @@ export class DemoController {
   })
   @ApiQuery({ name: 'lang', required: false, enum: ['ru', 'en'], description: 'Default `ru`' })
   @ApiHtmlPages([200, 'The demo page'], [404, 'No demo here (production, or not seeded)'])
-  async page(@Query('lang') lang: unknown, @Req() req: Request, @Res() res: Response) {
+  async page(@Query('lang') lang: unknown, @Req() req: Request): Promise<HtmlPage> {
     const demo = this.config.isProduction ? null : await this.seeder.current();
     if (!demo) {
-      return sendPage(res, {
-        status: 404,
-        title: 'No demo here',
-        body:
-          '<h1>No demo here</h1><p class="muted">The demo tenant is created on the first start ' +
-          'outside production with an empty database, and is never served in production.</p>',
-      });
+      return noDemoPage();
     }
     const query = new URLSearchParams();
     for (const [key, value] of Object.entries(req.query)) {
       if (key !== 'lang' && typeof value === 'string') query.set(key, value);
     }
-    sendDemoPage(res, {
+    return demoPage({
       demo,
       locale: lang === 'en' ? 'en' : 'ru',
       base: this.base,

@@ -1,17 +1,6 @@
-import {
-  applyDecorators,
-  Body,
-  Controller,
-  Get,
-  HttpCode,
-  Inject,
-  Post,
-  Query,
-  Req,
-  Res,
-} from '@nestjs/common';
+import { applyDecorators, Controller, Get, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { AUTH_LOOKUP, type AuthLookup } from '../common/auth/auth-lookup';
 import { Public } from '../common/auth/auth.decorators';
 import { EmbedTokenService } from '../common/auth/embed-token.service';
@@ -22,15 +11,26 @@ import {
   type SchemaObject,
 } from '../common/http/html-openapi';
 import { PageSecurity } from '../common/http/page-security';
+import { FormBody, type FormOptions, FormQuery } from '../common/pages/form';
+import { type HtmlPage, PageException, Redirect } from '../common/pages/page';
+import { Pages } from '../common/pages/pages.decorator';
 import type { TenantEntity } from '../tenants/tenant.entity';
-import { type AuthorizeParams, authorizeQuery, parseAuthorizeParams } from './authorize.dto';
+import {
+  AuthorizeParams,
+  authorizeQuery,
+  CodeStepForm,
+  DecisionForm,
+  EmailStepForm,
+  paramsOf,
+} from './authorize.dto';
 import {
   codePage,
   consentPage,
   emailPage,
-  errorPage,
   expiredSignInPage,
+  invalidLinkPage,
   messagePage,
+  popupError,
 } from './pages';
 import { LimitedPerIp } from './sign-in-limits';
 import { SESSION_TTL_MS, SignInService } from './sign-in.service';
@@ -64,6 +64,10 @@ const INVALID_LINK: [number, string] = [
   400,
   'This sign-in link is not valid: a parameter is wrong or `client_id` names no tenant',
 ];
+/** Wrong parameters are the popup's own 400 page, whichever step they come with. */
+const LINK: FormOptions = {
+  invalid: (errors) => invalidLinkPage(errors.map((e) => `${e.field} ${e.message}`)),
+};
 const TOO_MANY: [number, string] = [
   429,
   'Too many sign-in attempts from this network; `Retry-After` says when to try again',
@@ -77,6 +81,7 @@ const TOO_MANY: [number, string] = [
 @ApiTags('popup')
 @Controller('oauth/authorize')
 @Public()
+@Pages()
 export class AuthorizeController {
   constructor(
     @Inject(AUTH_LOOKUP) private readonly lookup: AuthLookup,
@@ -94,21 +99,15 @@ export class AuthorizeController {
   })
   @ApiQueryParams()
   @ApiHtmlPages([200, 'The email form, or the consent form'], INVALID_LINK)
-  async authorize(
-    @Query() query: Record<string, unknown>,
-    @Req() req: Request,
-    @Res() res: Response,
-  ) {
-    const ctx = await this.context(query, res);
-    if (!ctx) return;
+  async authorize(@FormQuery(LINK) query: AuthorizeParams, @Req() req: Request): Promise<HtmlPage> {
+    const ctx = await this.context(query);
     const session = await this.signIn.findSession(this.sessionToken(req), ctx.tenant.id);
     if (!session) {
       // The email and code forms carry a pre-session token bound to a cookie (login CSRF).
-      const csrf = this.security.loginToken(req, res, '/oauth');
-      return emailPage(res, ctx.tenant.displayName, ctx.params, csrf);
+      const login = this.security.loginForm(req, '/oauth');
+      return emailPage(ctx.tenant.displayName, ctx.params, login.csrf).withCookies(login.cookie);
     }
-    consentPage(
-      res,
+    return consentPage(
       ctx.tenant.displayName,
       ctx.params,
       await this.signIn.issueConsentToken(session),
@@ -135,17 +134,16 @@ export class AuthorizeController {
     EXPIRED_SIGN_IN,
     TOO_MANY,
   )
-  async email(@Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response) {
-    const ctx = await this.context(body, res);
-    if (!ctx) return;
+  async email(@FormBody(LINK) form: EmailStepForm, @Req() req: Request): Promise<HtmlPage> {
+    const ctx = await this.context(form);
     const csrf = this.security.checkLogin(req, '/oauth');
-    if (!csrf) return expiredSignInPage(res, ctx.params);
-    const email = typeof body.email === 'string' ? body.email.trim() : '';
+    if (!csrf) return expiredSignInPage(ctx.params);
+    const email = form.email ?? '';
     if (!/^[^\s@]{1,64}@[^\s@]{1,190}$/.test(email)) {
-      return emailPage(res, ctx.tenant.displayName, ctx.params, csrf);
+      return emailPage(ctx.tenant.displayName, ctx.params, csrf);
     }
     await this.signIn.requestCode(ctx.tenant, email);
-    codePage(res, ctx.tenant.displayName, ctx.params, email, csrf);
+    return codePage(ctx.tenant.displayName, ctx.params, email, csrf);
   }
 
   @Post('code')
@@ -168,18 +166,20 @@ export class AuthorizeController {
   )
   @ApiRedirect(303, 'Signed in (`Set-Cookie: svc_session`)', '/oauth/authorize?<the parameters>')
   @ApiHtmlPages([200, 'The code form with an error'], INVALID_LINK, EXPIRED_SIGN_IN, TOO_MANY)
-  async code(@Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response) {
-    const ctx = await this.context(body, res);
-    if (!ctx) return;
+  async code(
+    @FormBody(LINK) form: CodeStepForm,
+    @Req() req: Request,
+  ): Promise<HtmlPage | Redirect> {
+    const ctx = await this.context(form);
     // Checked before the code, so a forged post does not even spend one of its tries.
     const csrf = this.security.checkLogin(req, '/oauth');
-    if (!csrf) return expiredSignInPage(res, ctx.params);
-    const email = typeof body.email === 'string' ? body.email.trim() : '';
-    const code = typeof body.code === 'string' ? body.code.trim() : '';
-    const memberId = email ? await this.signIn.verifyCode(ctx.tenant, email, code) : undefined;
+    if (!csrf) return expiredSignInPage(ctx.params);
+    const email = form.email ?? '';
+    const memberId = email
+      ? await this.signIn.verifyCode(ctx.tenant, email, form.code ?? '')
+      : undefined;
     if (!memberId) {
       return codePage(
-        res,
         ctx.tenant.displayName,
         ctx.params,
         email,
@@ -188,8 +188,9 @@ export class AuthorizeController {
       );
     }
     const session = await this.signIn.createSession(ctx.tenant.id, memberId);
-    this.security.setCookie(res, SESSION_COOKIE, session.token, '/oauth', SESSION_TTL_MS);
-    res.redirect(303, `/oauth/authorize?${authorizeQuery(ctx.params)}`);
+    return new Redirect(`/oauth/authorize?${authorizeQuery(ctx.params)}`).withCookies(
+      this.security.cookieToSet(SESSION_COOKIE, session.token, '/oauth', SESSION_TTL_MS),
+    );
   }
 
   @Post('decision')
@@ -222,30 +223,32 @@ export class AuthorizeController {
     403,
     'No session, or the form has expired',
   ])
-  async decision(@Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response) {
-    const ctx = await this.context(body, res);
-    if (!ctx) return;
+  async decision(
+    @FormBody(LINK) form: DecisionForm,
+    @Req() req: Request,
+  ): Promise<HtmlPage | Redirect> {
+    const ctx = await this.context(form);
     const session = await this.signIn.findSession(this.sessionToken(req), ctx.tenant.id);
-    const csrf = typeof body._csrf === 'string' ? body._csrf : '';
-    if (!session || !(await this.signIn.consumeConsentToken(csrf, session))) {
-      return errorPage(res, 403, 'This form has expired', ['Close this window and try again.']);
+    if (!session || !(await this.signIn.consumeConsentToken(form._csrf ?? '', session))) {
+      return popupError(403, 'This form has expired', ['Close this window and try again.']);
     }
-    if (body.decision === 'switch') {
+    if (form.decision === 'switch') {
       // "Use another account": sign this browser out and start again at the email step.
       await this.signIn.endSession(session);
-      this.security.clearCookie(res, SESSION_COOKIE, '/oauth');
-      return res.redirect(303, `/oauth/authorize?${authorizeQuery(ctx.params)}`);
+      return new Redirect(`/oauth/authorize?${authorizeQuery(ctx.params)}`).withCookies(
+        this.security.cookieToClear(SESSION_COOKIE, '/oauth'),
+      );
     }
     const origins = ctx.tenant.allowedOrigins;
-    if (body.decision !== 'allow') {
-      return messagePage(res, origins, {
+    if (form.decision !== 'allow') {
+      return messagePage(origins, {
         type: 'service:auth-error',
         error: 'access_denied',
         state: ctx.params.state,
       });
     }
     const { token, expiresAt } = this.tokens.issue(ctx.tenant.id, session.memberId);
-    messagePage(res, origins, {
+    return messagePage(origins, {
       type: 'service:auth-success',
       token,
       user_id: session.memberId,
@@ -255,22 +258,14 @@ export class AuthorizeController {
     });
   }
 
-  /** The validated parameters and tenant, or an HTML error page (400) already sent. */
+  /** The validated parameters and their tenant; no such tenant is the invalid-link page. */
   private async context(
-    source: Record<string, unknown>,
-    res: Response,
-  ): Promise<{ params: AuthorizeParams; tenant: TenantEntity } | undefined> {
-    const parsed = parseAuthorizeParams(source);
-    if ('errors' in parsed) {
-      errorPage(res, 400, 'This sign-in link is not valid', parsed.errors);
-      return undefined;
-    }
-    const tenant = await this.lookup.tenantBySlug(parsed.params.client_id);
-    if (!tenant) {
-      errorPage(res, 400, 'This sign-in link is not valid', ['client_id names no tenant']);
-      return undefined;
-    }
-    return { params: parsed.params, tenant };
+    form: AuthorizeParams,
+  ): Promise<{ params: AuthorizeParams; tenant: TenantEntity }> {
+    const params = paramsOf(form);
+    const tenant = await this.lookup.tenantBySlug(params.client_id);
+    if (!tenant) throw new PageException(invalidLinkPage(['client_id names no tenant']));
+    return { params, tenant };
   }
 
   private sessionToken(req: Request): string | undefined {

@@ -8,11 +8,11 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { type Observable, of } from 'rxjs';
 import { DomainError } from '../common/errors/domain-error';
 import { RateLimiter } from '../common/http/rate-limiter';
-import { errorPage } from './pages';
+import { popupError } from './pages';
 
 /**
  * Per-IP limits of the popup's sign-in steps (issue #15), on top of the per-email ones the sign-in
@@ -34,7 +34,8 @@ const STEP = 'signInIpLimitStep';
 
 /**
  * Counts the request against its step's per-IP limit; over it, answers the popup's own HTML error
- * page `429` with `Retry-After` (seconds) instead of running the handler.
+ * page `429` with `Retry-After` (seconds) instead of running the handler (PageInterceptor sends
+ * it, as it sends the handler's pages).
  */
 @Injectable()
 export class SignInIpLimitInterceptor implements NestInterceptor {
@@ -53,13 +54,17 @@ export class SignInIpLimitInterceptor implements NestInterceptor {
     } catch (error) {
       if (!(error instanceof DomainError) || Number(error.status) !== 429) throw error;
       const retryAfter = Number(error.headers?.['Retry-After'] ?? windowSeconds);
-      const res = http.getResponse<Response>();
-      res.setHeader('Retry-After', String(retryAfter));
       const minutes = Math.max(1, Math.ceil(retryAfter / 60));
-      errorPage(res, 429, 'Too many sign-in attempts', [
-        `Too many sign-in attempts came from your network. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-      ]);
-      return of(undefined);
+      return of(
+        popupError(
+          429,
+          'Too many sign-in attempts',
+          [
+            `Too many sign-in attempts came from your network. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+          ],
+          { 'Retry-After': String(retryAfter) },
+        ),
+      );
     }
     return next.handle();
   }

@@ -10,7 +10,9 @@ import type { Request, Response } from 'express';
 import { DatabaseError } from 'pg';
 import { QueryFailedError } from 'typeorm';
 import { ALLOW_ORIGIN, EmbedOriginPolicy } from '../auth/embed-origin';
-import { HTML_SURFACE, sendErrorPage } from '../http/hostile-input';
+import { HTML_SURFACE } from '../http/hostile-input';
+import { serverErrorPage } from '../pages/error-page';
+import { sendResult } from '../pages/send';
 import { DatabaseUnavailableError, DomainError } from './domain-error';
 import { PROBLEM_CONTENT_TYPE, Problem, problem } from './problem';
 import { isDatabaseUnavailable, mapPgError } from './pg-errors';
@@ -57,16 +59,7 @@ export class ProblemFilter implements ExceptionFilter {
     if (res.headersSent) return;
     if (body.status >= 500 && HTML_SURFACE.test(req.originalUrl)) {
       // A person is looking at a page: an HTML page that says to try again, not JSON.
-      const away = body.status === 503;
-      return sendErrorPage(
-        req,
-        res,
-        body.status,
-        away ? 'Temporarily unavailable' : 'Something went wrong',
-        away
-          ? 'The service cannot reach its database right now. Please try again in a few seconds.'
-          : `Please try again later. If it happens again, quote this reference: ${body.request_id ?? 'none'}.`,
-      );
+      return sendResult(res, serverErrorPage(req, body.status, body.request_id));
     }
     res.status(body.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
   }

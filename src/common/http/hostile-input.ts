@@ -4,7 +4,8 @@ import type { NextFunction, Request, Response } from 'express';
 import type { FieldError } from '../errors/domain-error';
 import { ValidationFailedError } from '../errors/domain-error';
 import { PROBLEM_CONTENT_TYPE, problem } from '../errors/problem';
-import { escapeHtml, sendPage } from './html';
+import { errorPage, isPopupRequest } from '../pages/error-page';
+import { sendResult } from '../pages/send';
 import { REQUEST_ID_HEADER, requestIdFrom } from './request-id';
 
 /**
@@ -144,12 +145,7 @@ export function sendErrorPage(
   title: string,
   message: string,
 ): void {
-  sendPage(res, {
-    status,
-    title,
-    keepOpener: req.originalUrl.startsWith('/oauth'),
-    body: `<h1>${escapeHtml(title)}</h1><p class="error">${escapeHtml(message)}</p>`,
-  });
+  sendResult(res, errorPage({ status, title, lines: [message], keepOpener: isPopupRequest(req) }));
 }
 
 /**

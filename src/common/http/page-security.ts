@@ -4,17 +4,18 @@ import type { NextFunction, Request, Response } from 'express';
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import typeis from 'type-is';
 import { AppConfig } from '../../config/app-config';
-import { escapeHtml, sendPage } from './html';
+import { errorPage, isPopupRequest } from '../pages/error-page';
+import { sendResult } from '../pages/send';
 
 /**
  * What the HTML pages that sign people in (the admin pages under `/org`, the sign-in popup under
  * `/oauth`) share against forged posts and stolen sessions (docs/security.md):
  *
  * - every cookie they set is `HttpOnly`, `SameSite=Lax`, `Secure` when `PUBLIC_BASE_URL` is https,
- *   and scoped to its area's path (`setCookie`);
+ *   and scoped to its area's path (`cookieToSet`);
  * - tokens are compared in constant time (`sameSecret`);
  * - a sign-in form carries a pre-session token bound to a cookie set when the form is shown
- *   (double submit, `loginToken` / `checkLogin`): a page elsewhere cannot sign a browser in to
+ *   (double submit, `loginForm` / `checkLogin`): a page elsewhere cannot sign a browser in to
  *   the attacker's account (login CSRF);
  * - `PageFormGuard` refuses every post that is not a plain form (415) or that comes from a page of
  *   another origin (403), before any handler runs.
@@ -66,44 +67,39 @@ export class PageSecurity {
     return parseCookies(req.headers.cookie ?? '')[name];
   }
 
-  /** Sets `name` as every cookie of the pages is set; several may be set on one response. */
-  setCookie(res: Response, name: string, value: string, area: PageArea, maxAgeMs: number): void {
-    res.append(
-      'Set-Cookie',
-      serializeCookie(name, value, {
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: this.secure,
-        path: area,
-        maxAge: Math.floor(maxAgeMs / 1000),
-      }),
-    );
+  /**
+   * A `Set-Cookie` value for `name`, as every cookie of the pages is set (a page or redirect
+   * carries it: `HtmlPage.withCookies`, `Redirect.withCookies`).
+   */
+  cookieToSet(name: string, value: string, area: PageArea, maxAgeMs: number): string {
+    return serializeCookie(name, value, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: this.secure,
+      path: area,
+      maxAge: Math.floor(maxAgeMs / 1000),
+    });
   }
 
-  clearCookie(res: Response, name: string, area: PageArea): void {
-    res.append(
-      'Set-Cookie',
-      serializeCookie(name, '', {
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: this.secure,
-        path: area,
-        maxAge: 0,
-      }),
-    );
+  /** A `Set-Cookie` value that clears `name`. */
+  cookieToClear(name: string, area: PageArea): string {
+    return this.cookieToSet(name, '', area, 0);
   }
 
   /**
-   * The hidden `_csrf` value of a sign-in form of `area`: an HMAC of this browser's pre-session
-   * cookie, which is set here when missing (and its lifetime renewed otherwise). Reusing a
-   * present cookie keeps two open sign-in forms of one browser both usable.
+   * What a sign-in form of `area` needs: its hidden `_csrf` value, an HMAC of this browser's
+   * pre-session cookie, and that cookie to set (a new one when missing, else the same value with
+   * its lifetime renewed). Reusing a present cookie keeps two open sign-in forms of one browser
+   * both usable.
    */
-  loginToken(req: Request, res: Response, area: PageArea): string {
+  loginForm(req: Request, area: PageArea): { csrf: string; cookie: string } {
     const current = this.cookie(req, LOGIN_COOKIE[area]);
     const value =
       current && COOKIE_VALUE.test(current) ? current : randomBytes(32).toString('base64url');
-    this.setCookie(res, LOGIN_COOKIE[area], value, area, LOGIN_FORM_TTL_MS);
-    return this.mac(area, value);
+    return {
+      csrf: this.mac(area, value),
+      cookie: this.cookieToSet(LOGIN_COOKIE[area], value, area, LOGIN_FORM_TTL_MS),
+    };
   }
 
   /**
@@ -156,12 +152,5 @@ export class PageFormGuard implements NestMiddleware {
 }
 
 function refuse(req: Request, res: Response, status: number, title: string, lines: string[]) {
-  sendPage(res, {
-    status,
-    title,
-    keepOpener: req.originalUrl.startsWith('/oauth'),
-    body: `<h1>${escapeHtml(title)}</h1>${lines
-      .map((l) => `<p class="error">${escapeHtml(l)}</p>`)
-      .join('')}`,
-  });
+  sendResult(res, errorPage({ status, title, lines, keepOpener: isPopupRequest(req) }));
 }

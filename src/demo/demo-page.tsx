@@ -1,6 +1,7 @@
-import type { Response } from 'express';
-import { randomBytes } from 'node:crypto';
-import { escapeHtml } from '../common/http/html';
+import type { ComponentChildren, VNode } from 'preact';
+import { InlineStyle } from '../common/pages/inline';
+import { page } from '../common/pages/layout';
+import { HtmlPage } from '../common/pages/page';
 import { DEMO_OFFER } from './demo-data';
 import type { DemoInfo } from './demo-seeder.service';
 
@@ -61,91 +62,137 @@ const STYLE = `
   .wide { grid-column: 1 / -1; }
 `;
 
+/** `text` with each `{name}` replaced by `values[name]` (text stays text: escaped like any other). */
+function fill(text: string, values: Record<string, ComponentChildren>): ComponentChildren[] {
+  return text.split(/\{(\w+)\}/).map((part, i) => (i % 2 ? values[part] : part));
+}
+
+export interface DemoPageOptions {
+  demo: DemoInfo;
+  locale: DemoLocale;
+  base: string;
+  widgetPath: string;
+  integrity: string;
+  smtp: boolean;
+  /** The page's own query minus `lang`, kept by the language switch. */
+  query: URLSearchParams;
+}
+
 /**
  * `/demo`: a tenant-like shop page on the service's own origin (which the demo tenant allows)
- * that embeds every widget with the snippet of SPEC 8. Its own Content-Security-Policy allows
- * scripts from 'self' only; it keeps no Cross-Origin-Opener-Policy so that the sign-in popup can
- * post back to it.
+ * that embeds every widget with the snippet of SPEC 8. Its Content-Security-Policy also allows
+ * scripts from 'self' (widget.js); it keeps no Cross-Origin-Opener-Policy so that the sign-in
+ * popup can post back to it.
  */
-export function sendDemoPage(
-  res: Response,
-  options: {
-    demo: DemoInfo;
-    locale: DemoLocale;
-    base: string;
-    widgetPath: string;
-    integrity: string;
-    smtp: boolean;
-    /** The page's own query minus `lang`, kept by the language switch. */
-    query: URLSearchParams;
-  },
-): void {
+export function demoPage(options: DemoPageOptions): HtmlPage {
   const { demo, locale, base } = options;
   const t = TEXT[locale];
-  const nonce = randomBytes(16).toString('base64');
-  const fill = (text: string, values: Record<string, string>) =>
-    escapeHtml(text).replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? '');
-  const user = escapeHtml(demo.partner.memberId);
-  const widget = (name: string, extra = '', wide = false) =>
-    `<div data-service-widget="${name}"${name === 'referral-link' || name === 'lead-form' ? '' : ` data-user-id="${user}"`}${extra}${wide ? ' class="wide"' : ''}></div>`;
+  const user = demo.partner.memberId;
+  const widget = (name: string, extra: Record<string, string> = {}, wide = false): VNode => (
+    <div
+      data-service-widget={name}
+      data-user-id={name === 'referral-link' || name === 'lead-form' ? undefined : user}
+      {...extra}
+      class={wide ? 'wide' : undefined}
+    />
+  );
+  const offer = { 'data-target-type': 'offer', 'data-target-id': DEMO_OFFER };
   const switchQuery = new URLSearchParams(options.query);
   switchQuery.set('lang', locale === 'ru' ? 'en' : 'ru');
   const snippet = [
     `<script src="${base}/embed/v1/widget.js" data-tenant="${demo.slug}" defer></script>`,
     '',
-    `<div data-service-widget="cabinet" data-user-id="${demo.partner.memberId}"></div>`,
-    `<div data-service-widget="bonuses" data-user-id="${demo.partner.memberId}"></div>`,
-    `<div data-service-widget="leads" data-user-id="${demo.partner.memberId}"></div>`,
-    `<div data-service-widget="referral-tree" data-user-id="${demo.partner.memberId}"></div>`,
-    `<div data-service-widget="partners" data-user-id="${demo.partner.memberId}"></div>`,
+    `<div data-service-widget="cabinet" data-user-id="${user}"></div>`,
+    `<div data-service-widget="bonuses" data-user-id="${user}"></div>`,
+    `<div data-service-widget="leads" data-user-id="${user}"></div>`,
+    `<div data-service-widget="referral-tree" data-user-id="${user}"></div>`,
+    `<div data-service-widget="partners" data-user-id="${user}"></div>`,
     `<div data-service-widget="referral-link" data-target-type="offer" data-target-id="${DEMO_OFFER}"></div>`,
     '<div data-service-widget="lead-form"></div>',
     '',
     '<style>.shop { --sw-accent: #0e7c66; --sw-radius: 14px; }</style>',
   ].join('\n');
-  const link = demo.shortUrl
-    ? `<a href="${escapeHtml(demo.shortUrl)}" data-demo="short-link">${escapeHtml(demo.shortUrl)}</a>`
-    : '';
-
-  res.status(200);
-  res.setHeader('Content-Type', 'text/html; charset=utf-8');
-  res.setHeader('Cache-Control', 'no-store');
-  res.setHeader('X-Frame-Options', 'DENY');
-  res.setHeader(
-    'Content-Security-Policy',
-    `default-src 'none'; script-src 'self' 'nonce-${nonce}'; style-src 'nonce-${nonce}'; ` +
-      `connect-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; ` +
-      `base-uri 'none'`,
+  const link = demo.shortUrl ? (
+    <a href={demo.shortUrl} data-demo="short-link">
+      {demo.shortUrl}
+    </a>
+  ) : (
+    ''
   );
-  res.removeHeader('Cross-Origin-Opener-Policy');
-  res.send(`<!doctype html>
-<html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(t.title)}</title><link rel="icon" href="data:,"><style nonce="${nonce}">${STYLE}</style></head>
-<body class="shop">
-<header><b>${escapeHtml(demo.displayName)}</b><nav>${t.nav.map((n) => `<span>${escapeHtml(n)}</span>`).join('')}</nav>
-<a href="/demo?${escapeHtml(switchQuery.toString())}" data-demo="lang">${escapeHtml(t.lang)}</a></header>
-<main>
-<section class="intro">
-<h1>${escapeHtml(t.title)}</h1>
-<p>${fill(t.lead, { tenant: escapeHtml(demo.displayName), name: `<b>${escapeHtml(demo.partner.name)}</b>` })}</p>
-<p>${fill(t.signIn, { email: `<code data-demo="email">${escapeHtml(demo.partner.email)}</code>` })} ${escapeHtml(options.smtp ? t.codeSmtp : t.codeLog)}</p>
-<details><summary>${escapeHtml(t.snippet)}</summary><pre>${escapeHtml(snippet)}</pre></details>
-</section>
-<h2 class="area">${escapeHtml(t.partnerArea)}</h2>
-<div class="grid">
-${widget('cabinet', '', true)}
-${widget('bonuses')}
-${widget('leads')}
-${widget('referral-tree')}
-${widget('partners')}
-${widget('referral-link', ` data-target-type="offer" data-target-id="${DEMO_OFFER}"`)}
-</div>
-<h2 class="area">${escapeHtml(t.visitorArea)}</h2>
-<p class="intro">${fill(t.visitor, { link })}</p>
-<div class="grid">
-${widget('lead-form')}
-</div>
-</main>
-<script src="${escapeHtml(options.widgetPath)}" integrity="${escapeHtml(options.integrity)}" crossorigin="anonymous" nonce="${nonce}" data-tenant="${escapeHtml(demo.slug)}" data-locale="${locale}" defer></script>
-</body></html>`);
+  return new HtmlPage(
+    (nonce) => (
+      <html lang={locale}>
+        <head>
+          <meta charset="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <title>{t.title}</title>
+          <link rel="icon" href="data:," />
+          <InlineStyle nonce={nonce} css={STYLE} />
+        </head>
+        <body class="shop">
+          <header>
+            <b>{demo.displayName}</b>
+            <nav>
+              {t.nav.map((n) => (
+                <span>{n}</span>
+              ))}
+            </nav>
+            <a href={`/demo?${switchQuery.toString()}`} data-demo="lang">
+              {t.lang}
+            </a>
+          </header>
+          <main>
+            <section class="intro">
+              <h1>{t.title}</h1>
+              <p>{fill(t.lead, { tenant: demo.displayName, name: <b>{demo.partner.name}</b> })}</p>
+              <p>
+                {fill(t.signIn, { email: <code data-demo="email">{demo.partner.email}</code> })}{' '}
+                {options.smtp ? t.codeSmtp : t.codeLog}
+              </p>
+              <details>
+                <summary>{t.snippet}</summary>
+                <pre>{snippet}</pre>
+              </details>
+            </section>
+            <h2 class="area">{t.partnerArea}</h2>
+            <div class="grid">
+              {widget('cabinet', {}, true)}
+              {widget('bonuses')}
+              {widget('leads')}
+              {widget('referral-tree')}
+              {widget('partners')}
+              {widget('referral-link', offer)}
+            </div>
+            <h2 class="area">{t.visitorArea}</h2>
+            <p class="intro">{fill(t.visitor, { link })}</p>
+            <div class="grid">{widget('lead-form')}</div>
+          </main>
+          <script
+            src={options.widgetPath}
+            integrity={options.integrity}
+            crossorigin="anonymous"
+            nonce={nonce}
+            data-tenant={demo.slug}
+            data-locale={locale}
+            defer
+          />
+        </body>
+      </html>
+    ),
+    { keepOpener: true, scriptsFromSelf: true },
+  );
+}
+
+/** `/demo` in production, or where no demo tenant was seeded. */
+export function noDemoPage(): HtmlPage {
+  return page(
+    { status: 404, title: 'No demo here' },
+    <>
+      <h1>No demo here</h1>
+      <p class="muted">
+        The demo tenant is created on the first start outside production with an empty database, and
+        is never served in production.
+      </p>
+    </>,
+  );
 }

@@ -1,0 +1,39 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { AuditService } from '../../audit/audit.service';
+import { Public } from '../../common/auth/auth.decorators';
+import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
+import type { HtmlPage } from '../../common/pages/page';
+import { Pages } from '../../common/pages/pages.decorator';
+import { OrgDocs } from '../admin-pages.openapi';
+import { Org, type OrgContext, OrgPage } from '../org-page.guard';
+import { auditLogPage } from './audit-log.views';
+
+const ACTION = /^[a-z_]+\.[a-z_]+$/;
+
+/** The audit log area: what staff, the platform and the system did, filterable by action. */
+@ApiTags('admin-pages')
+@Controller('org/:slug/audit-log')
+@Public()
+@Pages()
+export class AuditLogPagesController {
+  constructor(private readonly audit: AuditService) {}
+
+  @Get()
+  @OrgPage('viewer')
+  @OrgDocs.auditLog()
+  async page(
+    @Org() ctx: OrgContext,
+    @Query(SingleQueryValues) query: Record<string, string>,
+  ): Promise<HtmlPage> {
+    // A page is a filter, not a form: what does not parse is left out rather than refused.
+    const page = Math.max(1, Number.isInteger(Number(query.page)) ? Number(query.page) : 1);
+    const action = ACTION.test(query.action ?? '') ? query.action : undefined;
+    const log = await this.audit.list(ctx.tenant.id, { page, page_size: 50, action });
+    return auditLogPage(
+      ctx,
+      { items: log.items, page, totalPages: log.pagination.total_pages, action },
+      { notice: query.notice, error: query.error },
+    );
+  }
+}

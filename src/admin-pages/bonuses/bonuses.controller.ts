@@ -1,0 +1,145 @@
+import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { BonusesService } from '../../bonuses/bonuses.service';
+import { ListBonusesQueryDto } from '../../bonuses/dto/bonus-requests.dto';
+import { Public } from '../../common/auth/auth.decorators';
+import { DomainError, ValidationFailedError } from '../../common/errors/domain-error';
+import { flattenValidationErrors } from '../../common/errors/validation';
+import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
+import { formatMoney, uiLocale } from '../../common/i18n/format';
+import { FormBody } from '../../common/pages/form';
+import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
+import { Pages } from '../../common/pages/pages.decorator';
+import { OrgDocs } from '../admin-pages.openapi';
+import { Org, OrgAction, type OrgContext, OrgPage } from '../org-page.guard';
+import { BulkBonusForm, RejectBonusForm } from './bonuses.forms';
+import { type BonusesModel, bonusesPage } from './bonuses.views';
+
+const MAX_BULK = 100;
+
+/** The bonuses area: totals, the filtered list, and the approval queue for managers. */
+@ApiTags('admin-pages')
+@Controller('org/:slug/bonuses')
+@Public()
+@Pages()
+export class BonusesPagesController {
+  constructor(private readonly bonuses: BonusesService) {}
+
+  @Get()
+  @OrgPage('viewer')
+  @OrgDocs.bonusQueue()
+  async page(
+    @Org() ctx: OrgContext,
+    @Query(SingleQueryValues) query: Record<string, string>,
+  ): Promise<HtmlPage> {
+    const filters = {
+      status: query.status || undefined,
+      user_id: query.user_id || undefined,
+      created_from: query.created_from || undefined,
+      created_to: query.created_to || undefined,
+    };
+    // The Admin API's list rules; filters it refuses are shown on the page, with the totals.
+    const dto = plainToInstance(ListBonusesQueryDto, {
+      ...filters,
+      page: query.page || '1',
+      page_size: '50',
+    });
+    const refused = flattenValidationErrors(validateSync(dto, { whitelist: true }));
+    const [list, totals] = await Promise.all([
+      refused.length ? undefined : this.bonuses.list(ctx.tenant.id, dto),
+      this.bonuses.totalsByStatus(ctx.tenant.id),
+    ]);
+    const locale = uiLocale(undefined, ctx.tenant.locale);
+    const model: BonusesModel = {
+      filters,
+      totals: totals.map((t) => ({
+        status: t.status,
+        count: t.count,
+        amount: formatMoney(t.amountKopecks, t.currency, locale),
+      })),
+      list: list && {
+        page: list.pagination.page,
+        totalPages: list.pagination.total_pages,
+        items: list.items.map((b) => ({
+          bonus_id: b.bonus_id,
+          user_id: b.user_id,
+          amount: formatMoney(b.amount_kopecks, b.currency, locale),
+          status: b.status,
+          source: `${b.source_type}${b.tier ? ` · ${b.tier}` : ''}`,
+          created_at: b.created_at,
+          reason: b.reason ?? null,
+        })),
+      },
+    };
+    return bonusesPage(ctx, model, {
+      notice: query.notice,
+      error: refused.length
+        ? refused.map((x) => `${x.field}: ${x.message}`).join('; ')
+        : query.error,
+    });
+  }
+
+  @Post(':bonus_id/approve')
+  @HttpCode(303)
+  @OrgAction('manager', 'bonuses')
+  @OrgDocs.approve()
+  async approve(@Org() ctx: OrgContext, @Param('bonus_id') bonusId: string): Promise<Redirect> {
+    await this.bonuses.approve(ctx.tenant.id, bonusId, ctx.actor);
+    return back(ctx, { notice: `Bonus ${bonusId} approved.` });
+  }
+
+  @Post(':bonus_id/reject')
+  @HttpCode(303)
+  @OrgAction('manager', 'bonuses')
+  @OrgDocs.reject()
+  async reject(
+    @Org() ctx: OrgContext,
+    @Param('bonus_id') bonusId: string,
+    @FormBody() form: RejectBonusForm,
+  ): Promise<Redirect> {
+    const reason = form.reasonFor(bonusId);
+    if (!reason) throw new ValidationFailedError([], 'A rejection needs a reason.');
+    await this.bonuses.reject(ctx.tenant.id, bonusId, reason, ctx.actor);
+    return back(ctx, { notice: `Bonus ${bonusId} rejected.` });
+  }
+
+  /** Up to 100 at once; each transition still happens once and emits its event once. */
+  @Post('bulk')
+  @HttpCode(303)
+  @OrgAction('manager', 'bonuses')
+  @OrgDocs.bulk()
+  async bulk(@Org() ctx: OrgContext, @FormBody() form: BulkBonusForm): Promise<Redirect> {
+    const { ids, bulk_reason: reason } = form;
+    const reject = form.action === 'reject';
+    if (!ids.length) throw new ValidationFailedError([], 'Select at least one bonus.');
+    if (ids.length > MAX_BULK) {
+      throw new ValidationFailedError([], `Select at most ${MAX_BULK} bonuses.`);
+    }
+    if (reject && !reason) throw new ValidationFailedError([], 'A rejection needs a reason.');
+    let done = 0;
+    const failed: string[] = [];
+    for (const id of ids) {
+      try {
+        if (reject) await this.bonuses.reject(ctx.tenant.id, id, reason!, ctx.actor);
+        else await this.bonuses.approve(ctx.tenant.id, id, ctx.actor);
+        done++;
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        failed.push(id);
+      }
+    }
+    const notice = `${reject ? 'Rejected' : 'Approved'} ${done}.`;
+    return back(
+      ctx,
+      failed.length
+        ? { notice, error: `${failed.length} were no longer pending: ${failed.join(', ')}` }
+        : { notice },
+    );
+  }
+}
+
+function back(ctx: OrgContext, message: { notice?: string; error?: string }): Redirect {
+  return new Redirect(withQuery(`/org/${ctx.tenant.slug}/bonuses`, message));
+}

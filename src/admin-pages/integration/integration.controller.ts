@@ -1,0 +1,81 @@
+import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Public } from '../../common/auth/auth.decorators';
+import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
+import { FormBody } from '../../common/pages/form';
+import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
+import { Pages } from '../../common/pages/pages.decorator';
+import { TenantCredentialsService } from '../../tenants/tenant-credentials.service';
+import { TenantsService } from '../../tenants/tenants.service';
+import { OrgDocs } from '../admin-pages.openapi';
+import { Org, OrgAction, type OrgContext, OrgPage } from '../org-page.guard';
+import { CreateKeyForm, SettingsForm } from './integration.forms';
+import { IntegrationModelReader } from './integration.model';
+import { integrationPage, type Shown } from './integration.views';
+
+/** The integration area: origins and link domains, tenant keys (owners only). */
+@ApiTags('admin-pages')
+@Controller('org/:slug/integration')
+@Public()
+@Pages()
+export class IntegrationPagesController {
+  constructor(
+    private readonly model: IntegrationModelReader,
+    private readonly tenants: TenantsService,
+    private readonly credentials: TenantCredentialsService,
+  ) {}
+
+  @Get()
+  @OrgPage('viewer')
+  @OrgDocs.integration()
+  page(
+    @Org() ctx: OrgContext,
+    @Query(SingleQueryValues) query: Record<string, string>,
+  ): Promise<HtmlPage> {
+    return this.show(ctx, { notice: query.notice, error: query.error });
+  }
+
+  @Post('settings')
+  @HttpCode(303)
+  @OrgAction('owner', 'integration')
+  @OrgDocs.saveSettings()
+  async saveSettings(@Org() ctx: OrgContext, @FormBody() form: SettingsForm): Promise<Redirect> {
+    await this.tenants.update(ctx.tenant, form, ctx.actor);
+    return back(ctx, { notice: 'Settings saved.' });
+  }
+
+  @Post('keys')
+  @HttpCode(200)
+  @OrgAction('owner', 'integration')
+  @OrgDocs.createKey()
+  async createKey(@Org() ctx: OrgContext, @FormBody() form: CreateKeyForm): Promise<HtmlPage> {
+    const key = await this.credentials.createKey(ctx.tenant.id, form.name, ctx.actor);
+    return this.show(ctx, {
+      notice: 'Key created.',
+      secret: {
+        id: 'new-key',
+        label: `Tenant key ${key.name ?? key.key_id}`,
+        value: key.tenant_key,
+      },
+    });
+  }
+
+  @Post('keys/:key_id/revoke')
+  @HttpCode(303)
+  @OrgAction('owner', 'integration')
+  @OrgDocs.revokeKey()
+  async revokeKey(@Org() ctx: OrgContext, @Param('key_id') keyId: string): Promise<Redirect> {
+    await this.credentials.revokeKey(ctx.tenant.id, keyId, ctx.actor);
+    return back(ctx, { notice: 'Key revoked.' });
+  }
+
+  /** The integration page, after a post that shows something once (a new key or secret). */
+  async show(ctx: OrgContext, shown: Shown): Promise<HtmlPage> {
+    return integrationPage(ctx, await this.model.read(ctx), shown);
+  }
+}
+
+/** Post/redirect/get: back to the integration page with the outcome. */
+export function back(ctx: OrgContext, message: { notice?: string; error?: string }): Redirect {
+  return new Redirect(withQuery(`/org/${ctx.tenant.slug}/integration`, message));
+}

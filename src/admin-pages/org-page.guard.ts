@@ -1,0 +1,98 @@
+import {
+  applyDecorators,
+  type CanActivate,
+  createParamDecorator,
+  type ExecutionContext,
+  Inject,
+  Injectable,
+  SetMetadata,
+  UseGuards,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
+import { type Actor, roleAllows, type StaffRole } from '../common/auth/actor';
+import { AUTH_LOOKUP, type AuthLookup } from '../common/auth/auth-lookup';
+import { formField, PageSecurity, sameSecret } from '../common/http/page-security';
+import { PageException, Redirect } from '../common/pages/page';
+import { Back } from '../common/pages/pages.decorator';
+import type { TenantEntity } from '../tenants/tenant.entity';
+import { AdminSessionsService } from './admin-sessions.service';
+import { notAllowedPage } from './views/layout';
+
+export const ADMIN_COOKIE = 'svc_admin';
+const ROLE = 'org:role';
+const CONTEXT = Symbol('orgContext');
+
+/** Who is signed in on which organisation's page, and what they may do there. */
+export interface OrgContext {
+  actor: Actor;
+  tenant: TenantEntity;
+  /** The session's CSRF token, carried by every form of the page. */
+  csrf: string;
+  /** "name · role", or "platform admin", for the navigation. */
+  who: string;
+  can: (role: StaffRole) => boolean;
+}
+
+/**
+ * Every page and form post of an organisation (`/org/:slug/…`) passes here first: a signed-in
+ * session (else a redirect to the sign-in page), on this organisation (another one is 403; an
+ * unknown slug 404 for the platform admin), with the route's role or higher (403), and on a POST
+ * the session's `_csrf` field, whatever the body (403: a body that was not a form has none). The
+ * roles are the Admin API's (docs/security.md).
+ */
+@Injectable()
+export class OrgPageGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly sessions: AdminSessionsService,
+    private readonly security: PageSecurity,
+    @Inject(AUTH_LOOKUP) private readonly lookup: AuthLookup,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const role = this.reflector.get<StaffRole>(ROLE, context.getHandler());
+    const req = context.switchToHttp().getRequest<Request & { [CONTEXT]?: OrgContext }>();
+    const principal = await this.sessions.resolve(this.security.cookie(req, ADMIN_COOKIE));
+    if (!principal) throw new PageException(new Redirect('/org/sign-in'));
+    const slug = String(req.params.slug);
+    let tenant: TenantEntity | null | undefined = principal.tenant;
+    if (principal.actor.type === 'platform') {
+      tenant = await this.lookup.tenantBySlug(slug);
+      if (!tenant) throw new PageException(notAllowedPage(404, `No organisation "${slug}".`));
+    } else if (!tenant || tenant.slug !== slug) {
+      throw new PageException(notAllowedPage(403, 'Your token may not act on this organisation.'));
+    }
+    const actor = principal.actor;
+    const can = (r: StaffRole) =>
+      actor.type === 'platform' || (actor.type === 'staff' && roleAllows(actor.role, r));
+    if (!can(role)) {
+      throw new PageException(notAllowedPage(403, `This needs the ${role} role or higher.`));
+    }
+    if (req.method !== 'GET' && !sameSecret(formField(req, '_csrf'), principal.csrf)) {
+      throw new PageException(
+        notAllowedPage(403, 'The form has expired; reload the page and try again.'),
+      );
+    }
+    const who = actor.type === 'staff' ? `${actor.name} · ${actor.role}` : 'platform admin';
+    req[CONTEXT] = { actor, tenant, csrf: principal.csrf, who, can };
+    return true;
+  }
+}
+
+/** A page of an organisation for `role` or higher (OrgPageGuard). */
+export const OrgPage = (role: StaffRole) =>
+  applyDecorators(SetMetadata(ROLE, role), UseGuards(OrgPageGuard));
+
+/**
+ * A form post of an organisation's page for `role` or higher; a refusal goes back to `page`
+ * (`/org/:slug/<page>`, `:name`s filled from the route) with the message.
+ */
+export const OrgAction = (role: StaffRole, page: string) =>
+  applyDecorators(OrgPage(role), Back(`/org/:slug/${page}`));
+
+/** The handler's OrgContext, as OrgPageGuard left it. */
+export const Org = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): OrgContext =>
+    ctx.switchToHttp().getRequest<{ [CONTEXT]: OrgContext }>()[CONTEXT],
+);

@@ -1,0 +1,81 @@
+import { Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { Public } from '../../common/auth/auth.decorators';
+import { formField, PageSecurity, sameSecret } from '../../common/http/page-security';
+import { FormBody } from '../../common/pages/form';
+import { type HtmlPage, Redirect } from '../../common/pages/page';
+import { Pages } from '../../common/pages/pages.decorator';
+import { OrgDocs } from '../admin-pages.openapi';
+import { ADMIN_SESSION_TTL_MS, AdminSessionsService } from '../admin-sessions.service';
+import { ADMIN_COOKIE } from '../org-page.guard';
+import { notAllowedPage } from '../views/layout';
+import { SignInForm } from './session.forms';
+import { chooserPage, signInAgainPage, signInPage } from './session.views';
+
+/**
+ * Signing in and out of the admin pages, and `/org` itself: a staff token (or the platform admin
+ * token) is exchanged for the `svc_admin` session cookie (SPEC 8). The sign-in form carries a
+ * pre-session token (login CSRF, docs/security.md).
+ */
+@ApiTags('admin-pages')
+@Controller('org')
+@Public()
+@Pages()
+export class SessionPagesController {
+  constructor(
+    private readonly sessions: AdminSessionsService,
+    private readonly security: PageSecurity,
+  ) {}
+
+  @Get('sign-in')
+  @OrgDocs.signInForm()
+  signInForm(@Query('error') error: string | undefined, @Req() req: Request): HtmlPage {
+    // The form's pre-session token (login CSRF): only this browser's own form can sign it in.
+    const login = this.security.loginForm(req, '/org');
+    return signInPage(login.csrf, Boolean(error)).withCookies(login.cookie);
+  }
+
+  @Post('sign-in')
+  @HttpCode(303)
+  @OrgDocs.signIn()
+  async signIn(@FormBody() form: SignInForm, @Req() req: Request): Promise<HtmlPage | Redirect> {
+    if (!this.security.checkLogin(req, '/org')) return signInAgainPage();
+    const session = form.token ? await this.sessions.signIn(form.token) : undefined;
+    if (!session) return new Redirect('/org/sign-in?error=1');
+    return new Redirect('/org').withCookies(
+      this.security.cookieToSet(ADMIN_COOKIE, session, '/org', ADMIN_SESSION_TTL_MS),
+    );
+  }
+
+  @Post('sign-out')
+  @HttpCode(303)
+  @OrgDocs.signOut()
+  async signOut(@Req() req: Request): Promise<HtmlPage | Redirect> {
+    const token = this.security.cookie(req, ADMIN_COOKIE);
+    const principal = await this.sessions.resolve(token);
+    if (principal && !sameSecret(formField(req, '_csrf'), principal.csrf)) {
+      return notAllowedPage(403, 'The form has expired; reload the page and try again.');
+    }
+    if (principal) await this.sessions.signOut(token);
+    return new Redirect('/org/sign-in').withCookies(
+      this.security.cookieToClear(ADMIN_COOKIE, '/org'),
+    );
+  }
+
+  /** Staff land on their organisation; the platform admin chooses one. */
+  @Get()
+  @OrgDocs.home()
+  async home(
+    @Query('slug') slug: string | undefined,
+    @Req() req: Request,
+  ): Promise<HtmlPage | Redirect> {
+    const principal = await this.sessions.resolve(this.security.cookie(req, ADMIN_COOKIE));
+    if (!principal) return new Redirect('/org/sign-in');
+    if (principal.tenant) return new Redirect(`/org/${principal.tenant.slug}/bonuses`);
+    if (typeof slug === 'string' && /^[a-z0-9][a-z0-9-]{1,62}$/.test(slug)) {
+      return new Redirect(`/org/${slug}/integration`);
+    }
+    return chooserPage(principal.csrf);
+  }
+}
