@@ -188,6 +188,19 @@ describe('hostile input', () => {
       });
     });
 
+    it('shows an admin page for any page number, 1e308 included (it was a 500)', async () => {
+      const cookie = await orgSignIn(t.http, t.adminToken);
+      for (const path of [
+        `/org/${tenant.slug}/audit-log?page=1e308`,
+        `/org/${tenant.slug}/audit-log?page=99999999999999999999`,
+        `/org/${tenant.slug}/bonuses?page=1e308`,
+      ]) {
+        const res = await t.http().get(path).set('Cookie', cookie);
+        expect({ path, status: res.status < 500 }).toEqual({ path, status: true });
+        expect(res.headers['content-type']).toMatch(/^text\/html/);
+      }
+    });
+
     it('keeps the first of a repeated query parameter on the admin pages (it was a 500)', async () => {
       const cookie = await orgSignIn(t.http, t.adminToken);
       for (const path of [

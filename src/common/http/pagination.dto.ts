@@ -31,6 +31,11 @@ export function pagination(query: PageQueryDto, total: number): PaginationRespon
   };
 }
 
+/**
+ * The rows to skip. The DTO already refuses a page over MAX_PAGE; callers that build the query
+ * themselves (the admin pages take any integer as a filter) are held to it here, so no list ever
+ * asks PostgreSQL for an offset it cannot take (`1e308` was an `OFFSET Infinity`, a 500).
+ */
 export function offsetOf(query: PageQueryDto): number {
-  return (query.page - 1) * query.page_size;
+  return (Math.min(Math.max(query.page, 1), MAX_PAGE) - 1) * query.page_size;
 }
