@@ -687,6 +687,25 @@ function validBody(s: Session, doc: Document, op: Op, schema: Schema, depth = 0)
 /** Optional fields worth sending in the valid base (so their handling is reached). */
 const KEEP_OPTIONAL = new Set(['_csrf', 'email', 'offer_id', 'metadata', 'reason']);
 
+/**
+ * A deep copy of a generated value, so that mutations never share (or build cycles out of) one
+ * object, nor change the constants; own `__proto__` keys stay own keys.
+ */
+function copy(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copy);
+  if (typeof value !== 'object' || value === null || value instanceof RawJson) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    Object.defineProperty(out, key, {
+      value: copy(item),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
+}
+
 function setPath(body: Record<string, unknown>, path: string, value: unknown): void {
   const keys = path.split('.');
   let node: Record<string, unknown> = body;
@@ -779,10 +798,10 @@ function build(s: Session, doc: Document, op: Op, mutations: Mutation[]): Built 
         break;
       case 'body':
       case 'form':
-        if (!target.name) body = value;
+        if (!target.name) body = copy(value);
         else {
           if (typeof body !== 'object' || body === null || Array.isArray(body)) body = {};
-          setPath(body as Record<string, unknown>, target.name, value);
+          setPath(body as Record<string, unknown>, target.name, copy(value));
         }
     }
   }
