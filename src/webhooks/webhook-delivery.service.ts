@@ -39,15 +39,14 @@ import {
   reportQueueDepth,
 } from './webhook.metrics';
 import {
-  DELIVER_JOB,
-  type DeliverJob,
+  busyJobId,
   deferredJobId,
   deliverJobId,
-  GROUP_SIZE,
   groupJobId,
+  replayAgainJobId,
   replayJobId,
-  WEBHOOKS_QUEUE,
-} from './webhook.queue';
+} from './engine/job-ids';
+import { DELIVER_JOB, type DeliverJob, GROUP_SIZE, WEBHOOKS_QUEUE } from './webhook.queue';
 
 /**
  * The lock of a claimed attempt, and the lease of a slot: twice the HTTP timeout and a second, so
@@ -134,9 +133,7 @@ const laterJob = (
     ? { tenantId, eventId: item.eventId, replay: true }
     : { tenantId, eventId: item.eventId },
   opts: {
-    jobId: item.replay
-      ? `dlv:${item.eventId}:replay${Date.now()}`
-      : `${deliverJobId(item.eventId, attempt ?? 0)}:busy${Date.now()}`,
+    jobId: item.replay ? replayAgainJobId(item.eventId) : busyJobId(item.eventId, attempt ?? 0),
     delay: delayMs,
     removeOnComplete: true,
     removeOnFail: true,
@@ -267,9 +264,9 @@ export class WebhookDeliveryService
   }
 
   /** Hands an attempt to Bull; the job id is deterministic per attempt, so duplicates collapse. */
-  async enqueue(job: DeliverJob, attempt: number, delayMs: number, suffix = ''): Promise<void> {
+  async enqueue(job: DeliverJob, attempt: number, delayMs: number): Promise<void> {
     await this.queue.add(DELIVER_JOB, job, {
-      jobId: deliverJobId(job.eventId, attempt) + suffix,
+      jobId: deliverJobId(job.eventId, attempt),
       delay: Math.max(0, delayMs),
       removeOnComplete: true,
       removeOnFail: true,

@@ -1,6 +1,7 @@
 /**
  * The webhooks queue: a job names the deliveries a worker should attempt next (one, or several
- * committed together); Postgres decides whether there is anything to send.
+ * committed together); Postgres decides whether there is anything to send. Job ids are built in
+ * engine/job-ids.ts, jobs added in engine/delivery-jobs.ts.
  */
 export const WEBHOOKS_QUEUE = 'webhooks';
 export const DELIVER_JOB = 'deliver';
@@ -24,26 +25,3 @@ export interface DeliverJob {
 
 /** First attempts committed together share one job, up to this many deliveries. */
 export const GROUP_SIZE = 256;
-
-/** Deterministic per attempt, so the sweeper re-enqueueing a delivery never doubles a job. */
-export function deliverJobId(eventId: string, attempt: number): string {
-  return `dlv:${eventId}:${attempt}`;
-}
-
-/**
- * A staff replay of a settled delivery whose `attempts` is `attempt - 1`: the same id from the
- * admin API and the sweeper, so a replay request never gets two jobs.
- */
-export function replayJobId(eventId: string, attempt: number): string {
-  return `${deliverJobId(eventId, attempt)}:replay`;
-}
-
-/** Deterministic too: the same committed group always gets the same id. */
-export function groupJobId(eventIds: string[]): string {
-  return `dlv:${eventIds[0]}:1:group${eventIds.length}`;
-}
-
-/** A job put off because its lane was full: unique, so it never collapses into another one. */
-export function deferredJobId(eventIds: string[], deferrals: number): string {
-  return `dlv:${eventIds[0]}:deferred${deferrals}:${eventIds.length}:${Date.now()}`;
-}

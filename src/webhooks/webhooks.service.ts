@@ -36,7 +36,8 @@ import {
   WebhookNotConfiguredError,
   WebhookTargetForbiddenError,
 } from './webhook.errors';
-import { DELIVER_JOB, type DeliverJob, replayJobId, WEBHOOKS_QUEUE } from './webhook.queue';
+import { replayJobId } from './engine/job-ids';
+import { DELIVER_JOB, type DeliverJob, WEBHOOKS_QUEUE } from './webhook.queue';
 
 /** How long the previous secret keeps signing after a rotation (SPEC 6). */
 const PREVIOUS_SECRET_MS = 24 * 60 * 60 * 1000;

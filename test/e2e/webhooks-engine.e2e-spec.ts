@@ -17,7 +17,8 @@ import {
   type FlushInput,
   WebhookDeliveriesRepository,
 } from '../../src/webhooks/webhook-deliveries.repository';
-import { type DeliverJob, deliverJobId, WEBHOOKS_QUEUE } from '../../src/webhooks/webhook.queue';
+import { deliverJobId } from '../../src/webhooks/engine/job-ids';
+import { type DeliverJob, WEBHOOKS_QUEUE } from '../../src/webhooks/webhook.queue';
 import { createLead, eventsOf } from '../factories/money.factory';
 import { createTenant, type TestTenant } from '../factories/tenants.factory';
 import { upsertUser } from '../factories/users.factory';

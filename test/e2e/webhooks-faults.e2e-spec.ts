@@ -16,12 +16,8 @@ import Redis from 'ioredis';
 import { Client } from 'pg';
 import { ensureDatabase, quoteIdent, runMigrations } from '../../src/database/ensure-database';
 import { EVENT_TYPES } from '../../src/events/event-types';
-import {
-  DELIVER_JOB,
-  type DeliverJob,
-  deliverJobId,
-  WEBHOOKS_QUEUE,
-} from '../../src/webhooks/webhook.queue';
+import { deliverJobId } from '../../src/webhooks/engine/job-ids';
+import { DELIVER_JOB, type DeliverJob, WEBHOOKS_QUEUE } from '../../src/webhooks/webhook.queue';
 import { createTenant, type TestTenant } from '../factories/tenants.factory';
 import { createChain, upsertUser } from '../factories/users.factory';
 import { createTestApp, type TestApp } from '../utils/create-test-app';
