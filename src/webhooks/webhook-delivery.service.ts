@@ -21,6 +21,7 @@ import {
   type ReadyAttempt,
   type RecordEntry,
 } from './endpoint-lane';
+import { decideAttempt } from './engine/attempt-policy';
 import { OpenedSecrets } from './opened-secrets';
 import {
   type ArrayQuery,
@@ -29,7 +30,6 @@ import {
   type SettleInput,
   WebhookDeliveriesRepository,
 } from './webhook-deliveries.repository';
-import type { DeliveryStatus } from './webhook-delivery.entity';
 import { type AttemptError, type AttemptResult, WebhookSender } from './webhook-sender';
 import { deliveryHeaders } from './webhook-signature';
 import {
@@ -715,7 +715,7 @@ export class WebhookDeliveryService
     return this.sender.send(endpoint.url, body, headers);
   }
 
-  /** What an answer means: delivered, a retry on the schedule, or dead. */
+  /** What an answer means (attempt-policy.ts): delivered, a retry on the schedule, or dead. */
   private recordEntry(
     tenantId: string,
     item: LaneItem,
@@ -723,44 +723,40 @@ export class WebhookDeliveryService
     at: number,
     result: AttemptResult,
   ): RecordEntry {
-    const { attempt, status: statusBefore } = claim;
-    const replay = item.replay;
-    // The test event gets one attempt, made at once by the API; never retried or dead-lettered.
-    const isTest = claim.eventType === TEST_EVENT_TYPE;
-    const delays = this.config.webhook.retryDelaysMs;
-    let retryInMs: number | undefined;
-    let status: DeliveryStatus;
-    let outcome: string;
-    if (result.ok) {
-      status = 'delivered';
-      outcome = replay ? 'replay_ok' : 'delivered';
-    } else if (replay) {
-      // A failed replay leaves the delivery as it was (dead stays dead).
-      status = statusBefore === 'delivered' ? 'delivered' : 'dead';
-      outcome = 'replay_failed';
-    } else if (attempt <= delays.length && !isTest) {
-      retryInMs = delays[attempt - 1];
-      status = 'pending';
-      outcome = 'retry';
-    } else {
-      status = 'dead';
-      outcome = 'dead';
-    }
+    const now = Date.now();
+    const decision = decideAttempt(
+      {
+        attempt: claim.attempt,
+        ok: result.ok,
+        replay: item.replay,
+        statusBefore: claim.status,
+        test: claim.eventType === TEST_EVENT_TYPE,
+      },
+      this.config.webhook.retryDelaysMs,
+      now,
+    );
     const input: SettleInput = {
       tenantId,
       eventId: item.eventId,
-      attempt,
+      attempt: claim.attempt,
       at,
       statusCode: result.statusCode,
       durationMs: result.durationMs,
       error: result.error,
       responseBody: result.responseBody,
-      replay,
-      status,
-      nextAttemptAt: retryInMs === undefined ? null : Date.now() + retryInMs,
-      deliveredAt: result.ok ? Date.now() : null,
+      replay: item.replay,
+      status: decision.status,
+      nextAttemptAt: decision.retryAt,
+      deliveredAt: result.ok ? now : null,
     };
-    return { input, item, result, outcome, retryInMs, deadLetter: outcome === 'dead' && !isTest };
+    return {
+      input,
+      item,
+      result,
+      outcome: decision.outcome,
+      retryInMs: decision.retryInMs,
+      deadLetter: decision.deadLetter,
+    };
   }
 
   /** A dead letter is recorded with its audit entry in one transaction of its own. */
