@@ -20,16 +20,16 @@ import {
   type LaneItem,
   type ReadyAttempt,
   type RecordEntry,
-} from './endpoint-lane';
+} from './engine/endpoint-lane';
 import { decideAttempt } from './engine/attempt-policy';
 import { OpenedSecrets } from './opened-secrets';
-import {
-  type ArrayQuery,
-  type ClaimedAttempt,
-  type FlushInput,
-  type SettleInput,
-  WebhookDeliveriesRepository,
-} from './webhook-deliveries.repository';
+import { DeliveryStore } from './engine/delivery-store';
+import type {
+  ArrayQuery,
+  ClaimedAttempt,
+  FlushInput,
+  SettleInput,
+} from './engine/delivery-store.types';
 import { type AttemptError, type AttemptResult, WebhookSender } from './webhook-sender';
 import { deliveryHeaders } from './webhook-signature';
 import {
@@ -205,7 +205,7 @@ export class WebhookDeliveryService
   constructor(
     private readonly tx: TransactionHost,
     private readonly config: AppConfig,
-    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly deliveries: DeliveryStore,
     private readonly secrets: OpenedSecrets,
     private readonly sender: WebhookSender,
     private readonly audit: AuditService,

@@ -3,7 +3,7 @@ import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
 import { AppConfig } from '../config/app-config';
 import { RETRY_PROCESS_DELAY_MS } from '../redis/bull-options';
-import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { DeliveryStore } from './engine/delivery-store';
 import { WebhookDeliveryService } from './webhook-delivery.service';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { OpenedSecrets } from './opened-secrets';
@@ -36,7 +36,7 @@ const webhooksQueue = BullModule.registerQueueAsync({
   controllers: [WebhooksAdminController],
   providers: [
     WebhookEndpointsRepository,
-    WebhookDeliveriesRepository,
+    DeliveryStore,
     WebhookSender,
     OpenedSecrets,
     WebhookDeliveryService,

@@ -22,8 +22,8 @@ import type {
   WebhookSecretResponse,
   WebhookTestResponse,
 } from './dto/webhook.response';
+import { DeliveryStore } from './engine/delivery-store';
 import { isForbiddenAddress } from './ssrf';
-import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveryService } from './webhook-delivery.service';
 import type { WebhookAttemptEntity } from './webhook-attempt.entity';
 import type { WebhookDeliveryEntity } from './webhook-delivery.entity';
@@ -53,7 +53,7 @@ export class WebhooksService implements OnModuleInit {
     private readonly tx: TransactionHost,
     private readonly config: AppConfig,
     private readonly endpoints: WebhookEndpointsRepository,
-    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly deliveries: DeliveryStore,
     private readonly delivery: WebhookDeliveryService,
     private readonly events: EventsService,
     private readonly audit: AuditService,

@@ -4,8 +4,8 @@ import type {
   EndpointSnapshot,
   LaneLease,
   SettleInput,
-} from './webhook-deliveries.repository';
-import type { AttemptResult } from './webhook-sender';
+} from './delivery-store.types';
+import type { AttemptResult } from '../webhook-sender';
 
 /**
  * One endpoint's deliveries in one process: what jobs asked for, what is claimed, in flight and
