@@ -8,7 +8,8 @@ import {
 } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { AppConfig } from '../config/app-config';
-import { WebhookDeliveryService } from './webhook-delivery.service';
+import { DeliveryEngine } from './engine/delivery-engine';
+import { Sweeper } from './engine/sweeper';
 import { DELIVER_JOB, type DeliverJob, WEBHOOKS_QUEUE } from './webhook.queue';
 
 /**
@@ -26,18 +27,19 @@ export class WebhookWorker
 
   constructor(
     @InjectQueue(WEBHOOKS_QUEUE) private readonly queue: Queue<DeliverJob>,
-    private readonly delivery: WebhookDeliveryService,
+    private readonly engine: DeliveryEngine,
+    private readonly sweeper: Sweeper,
     private readonly config: AppConfig,
   ) {}
 
   onApplicationBootstrap(): void {
     this.queue
       .process(DELIVER_JOB, this.config.webhook.concurrency, async (job) => {
-        await this.delivery.runJob(job.data);
+        await this.engine.runJob(job.data);
       })
       .catch((error: unknown) => this.logger.error({ err: error }, 'Webhook consumer stopped'));
     this.timer = setInterval(() => {
-      this.delivery
+      this.sweeper
         .sweep()
         .then(
           (requeued) => requeued && this.logger.log(`Sweeper re-enqueued ${requeued} deliveries`),
@@ -55,7 +57,7 @@ export class WebhookWorker
   async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
     // Draining first turns away jobs still waiting for room in a lane, so the pause is quick.
-    const drained = this.delivery.drain();
+    const drained = this.engine.drain();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       this.queue.pause(true).catch(() => undefined),

@@ -3,8 +3,20 @@ import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
 import { AppConfig } from '../config/app-config';
 import { RETRY_PROCESS_DELAY_MS } from '../redis/bull-options';
+import { Admission } from './engine/admission';
+import { AttemptRecords } from './engine/attempt-records';
+import { AttemptSender } from './engine/attempt-sender';
+import { DeadLetters } from './engine/dead-letters';
+import { DeliveryEngine } from './engine/delivery-engine';
+import { DeliveryJobs } from './engine/delivery-jobs';
 import { DeliveryStore } from './engine/delivery-store';
-import { WebhookDeliveryService } from './webhook-delivery.service';
+import { EngineConnection } from './engine/engine-connection';
+import { EngineSettings } from './engine/engine-settings';
+import { Lanes } from './engine/lanes';
+import { Replays } from './engine/replays';
+import { SendPool } from './engine/send-pool';
+import { StatementLoop } from './engine/statement-loop';
+import { Sweeper } from './engine/sweeper';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { OpenedSecrets } from './opened-secrets';
 import { WebhookSender } from './webhook-sender';
@@ -36,13 +48,26 @@ const webhooksQueue = BullModule.registerQueueAsync({
   controllers: [WebhooksAdminController],
   providers: [
     WebhookEndpointsRepository,
-    DeliveryStore,
     WebhookSender,
     OpenedSecrets,
-    WebhookDeliveryService,
+    // The delivery engine, one job per provider (engine/delivery-engine.ts tells how they meet).
+    EngineSettings,
+    EngineConnection,
+    DeliveryStore,
+    DeliveryJobs,
+    Lanes,
+    StatementLoop,
+    Admission,
+    AttemptSender,
+    AttemptRecords,
+    DeadLetters,
+    SendPool,
+    Sweeper,
+    Replays,
+    DeliveryEngine,
     WebhooksService,
   ],
-  exports: [WebhookDeliveryService, WebhooksService],
+  exports: [DeliveryEngine, Sweeper, WebhooksService],
 })
 export class WebhooksModule {}
 

@@ -1,6 +1,4 @@
-import { InjectQueue } from '@nestjs/bull';
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import type { Queue } from 'bull';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { AuditService } from '../audit/audit.service';
@@ -22,22 +20,21 @@ import type {
   WebhookSecretResponse,
   WebhookTestResponse,
 } from './dto/webhook.response';
+import { DeliveryEngine } from './engine/delivery-engine';
+import { DeliveryJobs } from './engine/delivery-jobs';
 import { DeliveryStore } from './engine/delivery-store';
+import { Replays } from './engine/replays';
 import { isForbiddenAddress } from './ssrf';
-import { WebhookDeliveryService } from './webhook-delivery.service';
 import type { WebhookAttemptEntity } from './webhook-attempt.entity';
 import type { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import type { WebhookEndpointEntity } from './webhook-endpoint.entity';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import {
-  DeliveryStillPendingError,
   EventNotFoundError,
   InsecureWebhookUrlError,
   WebhookNotConfiguredError,
   WebhookTargetForbiddenError,
 } from './webhook.errors';
-import { replayJobId } from './engine/job-ids';
-import { DELIVER_JOB, type DeliverJob, WEBHOOKS_QUEUE } from './webhook.queue';
 
 /** How long the previous secret keeps signing after a rotation (SPEC 6). */
 const PREVIOUS_SECRET_MS = 24 * 60 * 60 * 1000;
@@ -54,16 +51,15 @@ export class WebhooksService implements OnModuleInit {
     private readonly config: AppConfig,
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly deliveries: DeliveryStore,
-    private readonly delivery: WebhookDeliveryService,
+    private readonly engine: DeliveryEngine,
+    private readonly jobs: DeliveryJobs,
+    private readonly replays: Replays,
     private readonly events: EventsService,
     private readonly audit: AuditService,
-    @InjectQueue(WEBHOOKS_QUEUE) private readonly queue: Queue<DeliverJob>,
   ) {}
 
   onModuleInit(): void {
     this.events.onEmit((tenantId, rows) => this.createDeliveries(tenantId, rows));
-    // Bull re-emits its Redis clients' errors on the queue; unheard, they would crash the process.
-    this.queue.on('error', () => undefined);
   }
 
   async get(tenantId: string): Promise<WebhookEndpointResponse> {
@@ -144,7 +140,7 @@ export class WebhooksService implements OnModuleInit {
       });
       return emitted;
     });
-    const result = await this.delivery.attemptNow(tenantId, envelope.event_id);
+    const result = await this.engine.attemptNow(tenantId, envelope.event_id);
     return {
       event_id: envelope.event_id,
       delivered: result?.ok ?? false,
@@ -190,36 +186,9 @@ export class WebhooksService implements OnModuleInit {
     };
   }
 
-  /**
-   * One fresh attempt with the same event id and body (SPEC 6); 202, the attempt runs in a worker.
-   * The request is written to Postgres with its audit entry before the 202 (the delivery's
-   * `replay_requested_at`), so losing Redis never loses an acknowledged replay: the job is only
-   * handed to Bull after the commit, best effort, and the sweeper finds the request if the job is
-   * lost. A replay asked for again before it is made is the same replay.
-   */
-  async replay(tenantId: string, eventId: string, actor: Actor): Promise<void> {
-    await this.tx.transaction(async () => {
-      const delivery = await this.deliveries.find(tenantId, eventId);
-      if (!delivery) throw new EventNotFoundError(eventId);
-      if (
-        delivery.status === 'pending' ||
-        !(await this.deliveries.requestReplay(tenantId, eventId))
-      ) {
-        throw new DeliveryStillPendingError(eventId);
-      }
-      await this.audit.record(tenantId, actor, 'webhook.replayed', { type: 'event', id: eventId });
-      this.tx.afterCommit(() =>
-        this.queue.add(
-          DELIVER_JOB,
-          { tenantId, eventId, replay: true },
-          {
-            jobId: replayJobId(eventId, delivery.attempts + 1),
-            removeOnComplete: true,
-            removeOnFail: true,
-          },
-        ),
-      );
-    });
+  /** One fresh attempt with the same event id and body (SPEC 6); 202, it runs in a worker. */
+  replay(tenantId: string, eventId: string, actor: Actor): Promise<void> {
+    return this.replays.request(tenantId, eventId, actor);
   }
 
   /** Outbox listener: a delivery for each event the tenant's enabled endpoint subscribes to. */
@@ -238,7 +207,7 @@ export class WebhooksService implements OnModuleInit {
     );
     if (wanted.length) {
       this.tx.afterCommit(() =>
-        this.delivery.enqueueFirstAttempts(
+        this.jobs.firstAttempts(
           tenantId,
           wanted.map((row) => row.id),
         ),

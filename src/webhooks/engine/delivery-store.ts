@@ -20,10 +20,12 @@ import {
 } from './delivery-store.types';
 
 /**
- * Deliveries and their attempts. An attempt is claimed by a statement that sets a delivery lock
- * lasting longer than the HTTP timeout, so no two workers ever send the same delivery at once and
- * a delivery already `delivered` is never sent again by a stale job; an endpoint's attempts in
- * flight are bounded by the slots leased to processes. The hot path is one constant statement.
+ * Deliveries, their attempts and the endpoints' slots: every statement on webhook_deliveries,
+ * webhook_attempts and webhook_endpoint_slots is here, the admin API's reads too. An attempt is
+ * claimed by a statement that sets a delivery lock lasting longer than the HTTP timeout, so no two
+ * workers ever send the same delivery at once and a delivery already `delivered` is never sent
+ * again by a stale job; an endpoint's attempts in flight are bounded by the slots leased to
+ * processes. The hot path is one constant statement.
  */
 @Injectable()
 export class DeliveryStore {
@@ -116,7 +118,7 @@ export class DeliveryStore {
    * staff replays requested more than `graceMs` ago, that are not in flight. Each row says whether
    * every one of the endpoint's `endpointConcurrency` slots is leased (`busy`) and whether `holder`
    * (the asking process) holds one of them (`mine`): the sweeper must not skip a busy endpoint, or
-   * a lost job would wait for a pause in its traffic that may never come (WebhookDeliveryService.sweep()).
+   * a lost job would wait for a pause in its traffic that may never come (sweeper.ts).
    */
   async overdue(
     graceMs: number,

@@ -10,7 +10,7 @@ import type { AttemptResult } from '../webhook-sender';
 /**
  * One endpoint's deliveries in one process: what jobs asked for, what is claimed, in flight and
  * being recorded, and how many of the endpoint's slots this process holds. Pure bookkeeping; the
- * engine (WebhookDeliveryService) runs the statements and the requests it asks for.
+ * engine runs the statements (statement-loop.ts) and the requests (send-pool.ts) it asks for.
  *
  * The point of a lane: the process leases the endpoint's slots for as long as it has work for it
  * and claims a few attempts ahead of its requests, so a finished request is followed at once by
@@ -281,7 +281,7 @@ export class EndpointLane {
 
   /**
    * The oldest answered attempt alone, with no lease, claim or unclaim: after a refused statement
-   * the engine writes a suspected lane's records one per statement (WebhookDeliveryService).
+   * the engine writes a suspected lane's records one per statement (statement-loop.ts).
    */
   takeRecord(now: number): LaneBatch | undefined {
     const record = this.records.shift();
