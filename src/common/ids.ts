@@ -19,7 +19,7 @@ function pooledRandom(): number {
 /** Monotonic: ids made within one millisecond still sort in the order they were made. */
 const ulid = monotonicFactory(pooledRandom);
 
-/** Id prefixes of the seed (2.1) plus `mbr_` for the tenant-scoped surrogate (SPEC 1). */
+/** Id prefixes of the API, `mbr_` being the tenant-scoped surrogate (README.md "Ids"). */
 export const ID_PREFIX = {
   serviceUser: 'usr',
   member: 'mbr',
@@ -69,7 +69,7 @@ export function newUlid(): string {
   return ulid();
 }
 
-/** Secret prefixes of SPEC 2; 32 random bytes (256 bits) each. */
+/** Secret prefixes of README.md, "API overview"; 32 random bytes (256 bits) each. */
 export type SecretKind = 'tk' | 'stf' | 'whsec';
 export function newSecret(kind: SecretKind): string {
   return `${kind}_${randomBytes(32).toString('base64url')}`;

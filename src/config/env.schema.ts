@@ -20,8 +20,9 @@ const toInt = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : Number(value);
 
 /**
- * The environment as the operator writes it (SPEC 7). Every variable is optional; defaults suit a
- * local run. Secrets are checked for shape here and for presence in `load-config.ts`.
+ * The environment as the operator writes it (README.md, "Configuration"). Every variable is
+ * optional; defaults suit a local run. Secrets are checked for shape here and for presence in
+ * `load-config.ts`.
  */
 export class EnvironmentVariables {
   @IsOptional() @IsIn(['development', 'test', 'production']) NODE_ENV?: string;
@@ -65,18 +66,18 @@ export class EnvironmentVariables {
   @IsOptional() @IsString() WEBHOOK_CA_FILE?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(100) BONUS_APPROVAL_SWEEP_MS?: number;
 
-  /** How often the webhook sweeper re-enqueues deliveries that Redis lost (extends SPEC 7). */
+  /** How often the webhook sweeper re-enqueues deliveries that Redis lost. */
   @IsOptional() @Transform(toInt) @IsInt() @Min(100) WEBHOOK_SWEEP_MS?: number;
 
-  /** Attempts in flight at once per worker process, and per tenant endpoint (extends SPEC 7). */
+  /** Attempts in flight at once per worker process, and per tenant endpoint. */
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(256) WEBHOOK_CONCURRENCY?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(64) WEBHOOK_ENDPOINT_CONCURRENCY?: number;
 
-  /** Days an event and its delivery log are kept (SPEC 6: 30), and how often workers clean up. */
+  /** Days an event and its delivery log are kept (30, docs/webhooks.md), and how often to clean. */
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(3650) EVENT_RETENTION_DAYS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1000) HOUSEKEEPING_MS?: number;
 
-  /** How often short-link clicks counted in memory are written (extends SPEC 7). */
+  /** How often short-link clicks counted in memory are written to PostgreSQL. */
   @IsOptional() @Transform(toInt) @IsInt() @Min(10) @Max(60000) CLICK_FLUSH_MS?: number;
 
   /** How long a process serves tenant settings and short-link targets from memory (0: never). */
@@ -93,8 +94,9 @@ export class EnvironmentVariables {
   LOG_LEVEL?: string;
 
   /**
-   * Whose X-Forwarded-For names the client (SPEC 12; default: nobody's): false, a hop count, or
-   * a comma-separated list of loopback, linklocal, uniquelocal, IP addresses and CIDR blocks.
+   * Whose X-Forwarded-For names the client (docs/operations.md; default: nobody's): false, a hop
+   * count, or a comma-separated list of loopback, linklocal, uniquelocal, IP addresses and CIDR
+   * blocks.
    */
   @IsOptional()
   @ValidateBy({

@@ -60,7 +60,7 @@ describe('loadConfig', () => {
     });
   });
 
-  describe('defaults (SPEC 7)', () => {
+  describe('defaults (README.md, "Configuration")', () => {
     it('suit a local run when nothing is set', () => {
       const config = loadConfig({ ...SECRETS }, options);
       expect(config).toMatchObject({

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 
 /**
- * Express's `trust proxy` as this service takes it (`TRUST_PROXY`, SPEC 12): whose
+ * Express's `trust proxy` as this service takes it (`TRUST_PROXY`, docs/operations.md): whose
  * `X-Forwarded-For` may name the client, and so pick the address the per-IP rate limits count.
  *
  * - `false` (the default): nobody's. The client is the peer of the TCP connection; a client that

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { ProgramTier } from '../tenants/program';
 import { cascade, type ChainMember, tierAmount, tierIndex } from './cascade';
 
-/** SPEC 3.1's tier names, written out here rather than taken from the code under test. */
+/** docs/money.md §5's tier names, written out here rather than taken from the code under test. */
 const nameOf = (i: number) => (i === 0 ? 'referrer' : `upline_${i}`);
 
 const member = (i: number, isActive = true): ChainMember => ({
@@ -51,7 +51,7 @@ const chainArb = fc
   .array(fc.boolean(), { minLength: 0, maxLength: 25 })
   .map((flags) => flags.map((active, i) => member(i, active)));
 
-/** What SPEC 3.1 says the cascade is, written independently with BigInt. */
+/** What docs/money.md §5 says the cascade is, written independently with BigInt. */
 function expectedShares(amount: number, tiers: ProgramTier[], chain: ChainMember[]) {
   const out: { memberId: string; serviceUserId: string; tier: string; amountKopecks: number }[] =
     [];
@@ -185,7 +185,7 @@ describe('cascade (hand-computed)', () => {
 });
 
 describe('cascade (properties)', () => {
-  it('matches SPEC 3.1 exactly for percent tiers, and never pays out more than the amount', () => {
+  it('matches docs/money.md §5 for percent tiers, and never pays out more than the amount', () => {
     fc.assert(
       fc.property(amountArb, percentTiersArb, chainArb, (amount, tiers, chain) => {
         const shares = cascade(amount, tiers, chain);

@@ -22,7 +22,7 @@ export function tierAmount(amountKopecks: number, tier: ProgramTier): number {
 }
 
 /**
- * SPEC 3.1: `chain[0]` is the lead's referrer, `chain[i]` its i-th upline. Tier i pays
+ * docs/money.md §5: `chain[0]` is the lead's referrer, `chain[i]` its i-th upline. Tier i pays
  * `chain[i]`; a deactivated member or a zero amount creates no bonus and nothing is passed on.
  * The chain may be shorter than the tiers (the network ends). Shares come in chain order.
  */

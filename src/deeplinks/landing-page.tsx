@@ -4,8 +4,9 @@ import type { TenantEntity } from '../tenants/tenant.entity';
 import type { DeeplinkEntity } from './deeplink.entity';
 
 /**
- * The landing page of a short link without a redirect (SPEC 5): the recommendation, the promo
- * code and a lead form that works without JavaScript (`form[data-form=lead]`, inputs `name`,
+ * The landing page of a short link without a redirect (docs/embedding.md §4): the recommendation,
+ * the promo code and a lead form that works without JavaScript (`form[data-form=lead]`, inputs
+ * `name`,
  * `email`, `phone`). Shown again with the reason under the refusal's status.
  */
 export function landingPage(

@@ -6,7 +6,8 @@ import {
 } from './link-target';
 
 /**
- * SPEC 5's open-redirect rules as a table over the pure function: a website target is an absolute
+ * docs/embedding.md §4's open-redirect rules as a table over the pure function: a website target is
+ * an absolute
  * `https:` URL (or `http:` on localhost) whose host is one of the tenant's hosts, written plainly;
  * everything a browser or a URL parser could read as another host is refused.
  */

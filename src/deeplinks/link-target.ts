@@ -3,11 +3,12 @@ import type { TargetType } from './deeplink.entity';
 const TARGET_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 
 /**
- * SPEC 5's open-redirect rules. A website target must be an absolute https URL (http only for
- * localhost) on a host the tenant allows (its allowed_origins' hosts or link_domains), with no
- * user info, no backslashes or control characters, and written with `scheme://` itself (WHATWG
- * URL parsing would otherwise accept `https:evil.example` or `https:\\evil.example`). Hosts are
- * compared after IDN-to-ASCII conversion, so a look-alike Unicode host never equals an allowed one.
+ * docs/embedding.md §4's open-redirect rules. A website target must be an absolute https URL (http
+ * only for localhost) on a host the tenant allows (its allowed_origins' hosts or link_domains),
+ * with no user info, no backslashes or control characters, and written with `scheme://` itself
+ * (WHATWG URL parsing would otherwise accept `https:evil.example` or `https:\\evil.example`). Hosts
+ * are compared after IDN-to-ASCII conversion, so a look-alike Unicode host never equals an allowed
+ * one.
  */
 export function isAllowedTarget(
   type: TargetType,

@@ -3,8 +3,8 @@ import { createHmac } from 'node:crypto';
 import { type RefClaims, signRef, verifyRef } from './signed-ref';
 
 /**
- * `signed_ref` (SPEC 5): `<base64url payload>.<base64url HMAC-SHA256>` naming the tenant, the
- * referrer and the deeplink. A changed byte or another tenant's ref is refused.
+ * `signed_ref` (docs/embedding.md §4): `<base64url payload>.<base64url HMAC-SHA256>` naming the
+ * tenant, the referrer and the deeplink. A changed byte or another tenant's ref is refused.
  */
 
 const SECRET = 'test-ref-secret-test-ref-secret-0123456789';

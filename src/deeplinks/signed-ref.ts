@@ -10,9 +10,9 @@ export interface RefClaims {
 }
 
 /**
- * `signed_ref` (SPEC 5): `<base64url payload>.<base64url HMAC-SHA256>` under REF_SIGNING_SECRET,
- * naming the tenant, the referrer and the deeplink. Deterministic, so a reused link carries the
- * same ref.
+ * `signed_ref` (docs/embedding.md §4): `<base64url payload>.<base64url HMAC-SHA256>` under
+ * REF_SIGNING_SECRET, naming the tenant, the referrer and the deeplink. Deterministic, so a reused
+ * link carries the same ref.
  */
 export function signRef(claims: RefClaims, secret: string): string {
   const payload = Buffer.from(JSON.stringify({ t: claims.t, r: claims.r, d: claims.d })).toString(

@@ -80,9 +80,9 @@ export interface DemoPageOptions {
 
 /**
  * `/demo`: a tenant-like shop page on the service's own origin (which the demo tenant allows)
- * that embeds every widget with the snippet of SPEC 8. Its Content-Security-Policy also allows
- * scripts from 'self' (widget.js); it keeps no Cross-Origin-Opener-Policy so that the sign-in
- * popup can post back to it.
+ * that embeds every widget with the snippet of docs/architecture.md. Its Content-Security-Policy
+ * also allows scripts from 'self' (widget.js); it keeps no Cross-Origin-Opener-Policy so that the
+ * sign-in popup can post back to it.
  */
 export function demoPage(options: DemoPageOptions): HtmlPage {
   const { demo, locale, base } = options;

@@ -27,13 +27,13 @@ import type {
   EmbedUserResponse,
 } from './dto/embed.response';
 
-/** At most this many tree nodes in one answer, filled level by level (SPEC 4). */
+/** At most this many tree nodes in one answer, filled level by level (docs/embedding.md §3). */
 export const TREE_NODE_BUDGET = 1000;
 const RECENT_LEADS = 5;
 const RECENT_TRANSACTIONS = 10;
 
 /**
- * The five widget reads (seed 4.1, SPEC 4). Every figure comes from kept counters and balances
+ * The five widget reads (docs/embedding.md §3). Every figure comes from kept counters and balances
  * or from one indexed page of rows; nothing here scans a member's downline or history.
  */
 @Injectable()

@@ -63,5 +63,5 @@ export interface EventEnvelope<T extends EventType = EventType> {
   payload: EventPayloads[T];
 }
 
-/** Sent by POST …/webhook/test whatever the subscription (extends the seed). */
+/** Sent by POST …/webhook/test whatever the subscription. */
 export const TEST_EVENT_TYPE = 'webhook.test';

@@ -16,9 +16,9 @@ export interface HousekeepingReport {
 
 /**
  * Deletes what the service no longer needs: events (with their webhook deliveries and attempts)
- * older than EVENT_RETENTION_DAYS (SPEC 6: 30 days) unless a delivery is still pending, and the
- * expired idempotency keys, popup sessions, consent tokens, admin sessions and sign-in codes
- * (kept a day past expiry: the per-hour sign-in limit counts them). Bounded batches, each its
+ * older than EVENT_RETENTION_DAYS (docs/webhooks.md: 30 days) unless a delivery is still pending,
+ * and the expired idempotency keys, popup sessions, consent tokens, admin sessions and sign-in
+ * codes (kept a day past expiry: the per-hour sign-in limit counts them). Bounded batches, each its
  * own short transaction; running twice at once is harmless.
  */
 @Injectable()

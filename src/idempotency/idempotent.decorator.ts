@@ -2,7 +2,7 @@ import { applyDecorators, UseInterceptors } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 
-/** Honours an optional `Idempotency-Key` header on the route (SPEC 3). */
+/** Honours an optional `Idempotency-Key` header on the route (docs/money.md). */
 export const Idempotent = () =>
   applyDecorators(
     UseInterceptors(IdempotencyInterceptor),

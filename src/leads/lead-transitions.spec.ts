@@ -2,7 +2,8 @@ import { canConvert, canRequestTransition, statusesAllowingTransitionTo } from '
 import { LEAD_STATUSES, type LeadStatus } from './lead.entity';
 
 /**
- * SPEC 3: a status request may move `new → processed`, `new → rejected`, `processed → rejected`;
+ * docs/money.md: a status request may move `new → processed`, `new → rejected`, `processed →
+ * rejected`;
  * `converted` is reached only by a conversion; `converted` and `rejected` are final.
  */
 const ALLOWED: readonly (readonly [LeadStatus, LeadStatus])[] = [
@@ -16,7 +17,7 @@ const allowed = (from: LeadStatus, to: LeadStatus) =>
 
 const pairs = LEAD_STATUSES.flatMap((from) => LEAD_STATUSES.map((to) => [from, to] as const));
 
-describe('lead status transitions (SPEC 3)', () => {
+describe('lead status transitions (docs/money.md)', () => {
   it('knows exactly the four statuses', () => {
     expect([...LEAD_STATUSES].sort()).toEqual(['converted', 'new', 'processed', 'rejected']);
   });

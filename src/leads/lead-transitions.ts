@@ -1,8 +1,9 @@
 import type { LeadStatus } from './lead.entity';
 
 /**
- * SPEC 3: `new → processed`, `new → rejected`, `processed → rejected` by request; `converted` only
- * through a conversion (from `new` or `processed`); `converted` and `rejected` are final.
+ * docs/money.md: `new → processed`, `new → rejected`, `processed → rejected` by request;
+ * `converted` only through a conversion (from `new` or `processed`); `converted` and `rejected` are
+ * final.
  */
 const REQUESTABLE: Record<LeadStatus, readonly LeadStatus[]> = {
   new: ['processed', 'rejected'],

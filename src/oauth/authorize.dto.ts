@@ -3,8 +3,8 @@ import { FormText } from '../common/pages/form';
 import { Optional } from '../common/validation/optional';
 
 /**
- * The popup's five parameters (seed 4.4, SPEC 5): the query of its first page, then hidden fields
- * of each of its forms. A refusal is the popup's own 400 page, never a problem document.
+ * The popup's five parameters (docs/embedding.md §4): the query of its first page, then hidden
+ * fields of each of its forms. A refusal is the popup's own 400 page, never a problem document.
  */
 export class AuthorizeParams {
   @Matches(/^[a-z0-9][a-z0-9-]{1,62}$/, { message: 'must be a tenant slug' })

@@ -6,7 +6,7 @@ import { AuthorizeController } from './authorize.controller';
 import { MailerService } from './mailer.service';
 import { SignInService } from './sign-in.service';
 
-/** The popup sign-in (seed 4.4, SPEC 5) that gives embedded pages their bearer JWT. */
+/** The popup sign-in (docs/embedding.md §4) that gives embedded pages their bearer JWT. */
 @Module({
   imports: [TenantsModule, UsersModule],
   controllers: [AuthorizeController],

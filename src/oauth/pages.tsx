@@ -5,8 +5,9 @@ import type { HtmlPage } from '../common/pages/page';
 import { type AuthorizeParams, authorizeQuery, paramsOf } from './authorize.dto';
 
 /**
- * The popup's pages (SPEC 5). Each keeps `window.opener` (no Cross-Origin-Opener-Policy); the
- * form fields and `data-action` hooks are the stable ones SPEC 5 names for browser tests.
+ * The popup's pages (docs/embedding.md §4). Each keeps `window.opener` (no
+ * Cross-Origin-Opener-Policy); the form fields and `data-action` hooks are the stable ones
+ * docs/embedding.md §4 names for browser tests.
  */
 
 const hidden = (params: AuthorizeParams) => <HiddenFields values={{ ...paramsOf(params) }} />;

@@ -16,9 +16,9 @@ export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 const CONSENT_TTL_MS = 15 * 60 * 1000;
 
 /**
- * Sign-in by emailed code (SPEC 5), sessions and consent tokens. Nothing here tells a caller
- * whether an email belongs to a member: a code is mailed only to members, and the page answers
- * the same either way (the mail is sent in the background so timing does not tell either).
+ * Sign-in by emailed code (docs/embedding.md §4), sessions and consent tokens. Nothing here tells a
+ * caller whether an email belongs to a member: a code is mailed only to members, and the page
+ * answers the same either way (the mail is sent in the background so timing does not tell either).
  */
 @Injectable()
 export class SignInService {

@@ -175,7 +175,7 @@ describe('tierErrors', () => {
 });
 
 describe('withProgramDefaults', () => {
-  it('gives SPEC 2.1 defaults when nothing is sent', () => {
+  it('gives docs/money.md §2 defaults when nothing is sent', () => {
     const expected = {
       lead_bonus_kopecks: 0,
       tiers: [

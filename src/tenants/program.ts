@@ -5,7 +5,7 @@ export type ProgramTier =
   | { tier: string; percent_bp: number; fixed_kopecks?: never }
   | { tier: string; fixed_kopecks: number; percent_bp?: never };
 
-/** The commission plan of SPEC 2.1, stored as the API shows it. */
+/** The commission plan of docs/money.md §2, stored as the API shows it. */
 export interface Program {
   lead_bonus_kopecks: number;
   tiers: ProgramTier[];
@@ -29,9 +29,9 @@ export function tierName(index: number): string {
 }
 
 /**
- * The rules of SPEC 2.1 that types alone cannot say: `referrer` first, then `upline_1…upline_N`
- * in order with N ≤ 20, exactly one of `percent_bp`/`fixed_kopecks` per tier, and percentages that
- * together pay out at most the whole amount.
+ * The rules of docs/money.md §2 that types alone cannot say: `referrer` first, then
+ * `upline_1…upline_N` in order with N ≤ 20, exactly one of `percent_bp`/`fixed_kopecks` per tier,
+ * and percentages that together pay out at most the whole amount.
  */
 export function tierErrors(
   tiers: readonly Partial<ProgramTier>[],
@@ -75,7 +75,7 @@ export interface ProgramInput {
   grace_period_hours?: number;
 }
 
-/** A complete program from what a caller sent: omitted fields take SPEC 2.1's defaults. */
+/** A complete program from what a caller sent: omitted fields take docs/money.md §2's defaults. */
 export function withProgramDefaults(input?: ProgramInput): Program {
   return {
     lead_bonus_kopecks: input?.lead_bonus_kopecks ?? DEFAULT_PROGRAM.lead_bonus_kopecks,

@@ -3,7 +3,7 @@ import type { Program } from './program';
 
 @Entity({ name: 'tenants' })
 export class TenantEntity {
-  /** `org_…`: the tenant is the organisation of the seed. */
+  /** `org_…`: the tenant is the organisation. */
   @PrimaryColumn({ type: 'text' }) id: string;
   @Column({ type: 'text', unique: true }) slug: string;
   @Column({ type: 'text', name: 'display_name' }) displayName: string;

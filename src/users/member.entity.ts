@@ -6,8 +6,8 @@ export const MEMBER_ROLES = ['partner', 'ambassador', 'leader'] as const;
 export type MemberRole = (typeof MEMBER_ROLES)[number];
 
 /**
- * A user as one tenant knows them (`mbr_…`, the seed's surrogate id), and their place in that
- * tenant's referral network: an adjacency list (`referrer_member_id`) plus `depth` and
+ * A user as one tenant knows them (`mbr_…`, its tenant-scoped surrogate id), and their place in
+ * that tenant's referral network: an adjacency list (`referrer_member_id`) plus `depth` and
  * `root_member_id`, so that the upline is read by primary key one tier at a time and a subtree is
  * read level by level through `ix_members_referrer` (docs/architecture.md, "The referral network").
  */

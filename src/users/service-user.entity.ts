@@ -3,7 +3,8 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 /**
  * The person behind tenant members, service-wide (`usr_…`). Shared by several tenants' members
  * only through the same `vk_id` or the same verified email; it holds nothing else, so no tenant
- * ever reads another tenant's data through it. The one table not keyed by tenant (ARCHITECTURE).
+ * ever reads another tenant's data through it. The one table not keyed by tenant
+ * (docs/architecture.md, "Data access").
  */
 @Entity({ name: 'service_users' })
 export class ServiceUserEntity {

@@ -2,10 +2,10 @@ import ipaddr from 'ipaddr.js';
 import { embeddedIPv4, isForbiddenAddress } from './ssrf';
 
 /**
- * SPEC 6's refused destinations and the IANA special-purpose blocks, written out here (not read
- * from the code under test): a delivery may never connect to these, and a URL whose host resolves
- * to one is refused when it is set. Each block is tested at its first and last address, and the
- * addresses just outside it are public.
+ * docs/webhooks.md's refused destinations and the IANA special-purpose blocks, written out here
+ * (not read from the code under test): a delivery may never connect to these, and a URL whose host
+ * resolves to one is refused when it is set. Each block is tested at its first and last address,
+ * and the addresses just outside it are public.
  */
 describe('isForbiddenAddress', () => {
   it.each([

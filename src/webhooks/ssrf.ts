@@ -2,21 +2,22 @@ import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
- * SPEC 6's refused destinations, decided by one maintained classification instead of a hand-kept
- * list: ipaddr.js's `range()`, which follows the IANA IPv4 and IPv6 Special-Purpose Address
- * Registries (unspecified, broadcast, multicast, link-local, loopback, carrier-grade NAT, private,
- * unique-local, the documentation TEST-NETs, benchmarking, 192.0.0.0/24, AS112, AMT, ORCHIDv2,
- * Teredo, 6to4, NAT64 64:ff9b::/96 and 64:ff9b:1::/48, IPv4-mapped and IPv4-translated forms,
- * reserved blocks …). Only what it calls `unicast`, the rest of the address space, may be used.
+ * docs/webhooks.md's refused destinations, decided by one maintained classification instead of a
+ * hand-kept list: ipaddr.js's `range()`, which follows the IANA IPv4 and IPv6 Special-Purpose
+ * Address Registries (unspecified, broadcast, multicast, link-local, loopback, carrier-grade NAT,
+ * private, unique-local, the documentation TEST-NETs, benchmarking, 192.0.0.0/24, AS112, AMT,
+ * ORCHIDv2, Teredo, 6to4, NAT64 64:ff9b::/96 and 64:ff9b:1::/48, IPv4-mapped and IPv4-translated
+ * forms, reserved blocks …). Only what it calls `unicast`, the rest of the address space, may be
+ * used.
  *
  * IPv6 must moreover lie in 2000::/3, the only block IANA's IPv6 Address Space registry has
  * allocated as Global Unicast: that refuses what the special-purpose registry leaves to that other
  * registry, such as ::/96 (the deprecated IPv4-compatible form, `[::127.0.0.1]`), the site-local
  * fec0::/10, 100::/64 and every unallocated block.
  *
- * The IPv6 forms that carry an IPv4 address are refused whatever it is (SPEC 6); their embedded
- * IPv4 address is checked as well, so a private one stays refused even if a form were ever let
- * through (say, NAT64 on an IPv6-only host).
+ * The IPv6 forms that carry an IPv4 address are refused whatever it is (docs/webhooks.md); their
+ * embedded IPv4 address is checked as well, so a private one stays refused even if a form were ever
+ * let through (say, NAT64 on an IPv6-only host).
  */
 export function isForbiddenAddress(address: string): boolean {
   const family = isIP(address);

@@ -8,7 +8,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 export const ATTEMPT_STATES = ['in_flight', 'completed'] as const;
 export type AttemptState = (typeof ATTEMPT_STATES)[number];
 
-/** One HTTP attempt of a delivery, for the operator's view (SPEC 2, event detail). */
+/** One HTTP attempt of a delivery, for the operator's view (docs/webhooks.md §9). */
 @Entity({ name: 'webhook_attempts' })
 export class WebhookAttemptEntity {
   @PrimaryColumn({ type: 'text', name: 'tenant_id' }) tenantId: string;

@@ -1,7 +1,7 @@
 import { Column, Entity, JoinColumn, OneToOne, PrimaryColumn } from 'typeorm';
 import { TenantEntity } from '../tenants/tenant.entity';
 
-/** The tenant's one receiver (SPEC 6). Secrets are sealed with AES-256-GCM, never stored plain. */
+/** The tenant's one receiver (docs/webhooks.md); secrets sealed with AES-256-GCM, never plain. */
 @Entity({ name: 'webhook_endpoints' })
 export class WebhookEndpointEntity {
   @PrimaryColumn({ type: 'text', name: 'tenant_id' }) tenantId: string;

@@ -9,7 +9,7 @@ function hmac(secret: string, parts: (string | Buffer)[]) {
 
 /**
  * Lowercase hex HMAC-SHA256 of the bytes of `parts` one after the other, keyed with the secret
- * string's UTF-8 bytes (seed 5).
+ * string's UTF-8 bytes .
  */
 export function hmacHex(secret: string, ...parts: (string | Buffer)[]): string {
   return hmac(secret, parts).digest('hex');
@@ -45,9 +45,9 @@ export interface SignedHeadersInput {
 }
 
 /**
- * The request headers of one delivery attempt: the service's own (seed 5 and SPEC 6) and, beside
- * them, the Standard Webhooks ones (https://www.standardwebhooks.com): `webhook-id` is the event
- * id (the same on every attempt: the receiver's idempotency key), `webhook-timestamp` the
+ * The request headers of one delivery attempt: the service's own (seed 5 and docs/webhooks.md) and,
+ * beside them, the Standard Webhooks ones (https://www.standardwebhooks.com): `webhook-id` is the
+ * event id (the same on every attempt: the receiver's idempotency key), `webhook-timestamp` the
  * attempt's unix seconds (= `X-Service-Timestamp`), `webhook-signature` the signature with the
  * current secret and, while the previous secret still signs, a second one with it, space-separated.
  */

@@ -11,9 +11,9 @@ export const LATEST_CACHE_CONTROL = 'public, max-age=300';
 export const VERSIONED_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
 /**
- * The widget script (SPEC 8), with its version (a digest of the bytes), its Subresource Integrity
- * value and a gzipped copy. The script is built from the TypeScript modules in `browser/`
- * (docs/architecture.md, "Widgets"):
+ * The widget script (docs/architecture.md), with its version (a digest of the bytes), its
+ * Subresource Integrity value and a gzipped copy. The script is built from the TypeScript modules
+ * in `browser/` (docs/architecture.md, "Widgets"):
  * - compiled (`node dist/main`, the Docker image): read once at start from `assets/widget.js`
  *   beside this file, which `npm run build` produced; no build tool is loaded;
  * - from the TypeScript sources (the tests, ts-node): bundled in memory with esbuild on first

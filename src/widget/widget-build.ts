@@ -28,7 +28,7 @@ export const WIDGET_BUILD_OPTIONS: BuildOptions = {
   // The Russian texts as UTF-8, not \u escapes (served with charset=utf-8): a third smaller.
   charset: 'utf8',
   legalComments: 'none',
-  banner: { js: '/*! Referral service widgets (SPEC 8). MIT licence. */' },
+  banner: { js: '/*! Referral service widgets (docs/architecture.md). MIT licence. */' },
   write: false,
   logLevel: 'silent',
 };

@@ -3,7 +3,7 @@ import { TenantsModule } from '../tenants/tenants.module';
 import { WidgetAsset } from './widget-asset';
 import { WidgetController } from './widget.controller';
 
-/** The widget script of SPEC 8 (`/embed/v1/widget.js`); the Embed APIs it calls live elsewhere. */
+/** The widget script (`/embed/v1/widget.js`, docs/embedding.md §11); its APIs live elsewhere. */
 @Module({
   imports: [TenantsModule],
   controllers: [WidgetController],

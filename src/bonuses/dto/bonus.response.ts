@@ -1,6 +1,6 @@
 import { PaginationResponse } from '../../common/http/pagination.dto';
 
-/** A bonus as staff see it: the seed's fields (2.5) plus status, tier and created_at. */
+/** A bonus as staff see it: the API's bonus fields plus status, tier and created_at. */
 export class BonusResponse {
   /** @example "bns_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ bonus_id: string;
   /** The service user id of the partner. @example "usr_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ user_id: string;

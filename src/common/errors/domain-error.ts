@@ -6,9 +6,9 @@ export interface FieldError {
 }
 
 /**
- * A refusal the contract names: a stable machine `code` (SPEC 1.1) and the status that goes with
- * it. Features subclass it in their `*.errors.ts`; the problem filter is the only place that turns
- * one into a response.
+ * A refusal the contract names: a stable machine `code` (README.md, "Errors") and the status that
+ * goes with it. Features subclass it in their `*.errors.ts`; the problem filter is the only place
+ * that turns one into a response.
  */
 export class DomainError extends Error {
   constructor(
@@ -62,7 +62,7 @@ export class UnprocessableError extends DomainError {
 /** How long a client should wait before retrying while the database is away (seconds). */
 export const UNAVAILABLE_RETRY_AFTER_S = 5;
 
-/** The database could not be reached or went away (SPEC 1.1's `503 unavailable`). */
+/** The database could not be reached or went away (`503 unavailable`, README.md "Errors"). */
 export class DatabaseUnavailableError extends DomainError {
   constructor() {
     super(

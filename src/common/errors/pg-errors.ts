@@ -2,9 +2,9 @@ import { DatabaseError } from 'pg';
 import { QueryFailedError } from 'typeorm';
 
 /**
- * The fallback mapping of PostgreSQL errors (ARCHITECTURE "one error path"). Services that promise
- * an idempotent answer catch their own unique violations first; what reaches here is a genuine
- * conflict or reference to something missing.
+ * The fallback mapping of PostgreSQL errors (docs/architecture.md, "Request pipeline"). Services
+ * that promise an idempotent answer catch their own unique violations first; what reaches here is a
+ * genuine conflict or reference to something missing.
  */
 export function mapPgError(
   error: QueryFailedError | DatabaseError,

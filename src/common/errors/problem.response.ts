@@ -7,7 +7,7 @@ export class FieldErrorResponse {
   /** @example "must be an email" */ message: string;
 }
 
-/** RFC 9457 problem document (SPEC 1.1). */
+/** RFC 9457 problem document (README.md, "Errors"). */
 export class ProblemResponse {
   /** @example "about:blank" */ type: string;
   /** @example "Bad Request" */ title: string;

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { FieldError } from './domain-error';
 
-/** An RFC 9457 problem document as SPEC 1.1 shapes it. */
+/** An RFC 9457 problem document, shaped as README.md "Errors" shows. */
 export interface Problem {
   type: string;
   title: string;

@@ -46,10 +46,10 @@ const PARSER_ERRORS: Record<string, { status: number; code: string; detail: stri
 };
 
 /**
- * JSON bodies only on the JSON APIs (SPEC 1): a body of another type is 415, one over 64 KiB is 413
- * (raised by the parser, mapped by the problem filter), and the top level must be an object
- * whose keys and strings pass bodyProblem (hostile-input.ts: depth, reserved keys, control
- * characters, unpaired surrogates).
+ * JSON bodies only on the JSON APIs (README.md, "API overview"): a body of another type is 415, one
+ * over 64 KiB is 413 (raised by the parser, mapped by the problem filter), and the top level must
+ * be an object whose keys and strings pass bodyProblem (hostile-input.ts: depth, reserved keys,
+ * control characters, unpaired surrogates).
  */
 export function jsonBodyMiddlewares() {
   const parse = express.json({ limit: BODY_LIMIT, type: JSON_TYPES, strict: true });

@@ -7,10 +7,10 @@ import { ValidationFailedError } from '../errors/domain-error';
 import { JSON_API } from './json-body';
 
 /**
- * SPEC 1: unknown body fields are refused, never dropped. A JSON route that declares no `@Body()`
- * (approve, activate, webhook test, secret rotation…) takes no fields at all, so a body with any
- * is `400 validation_failed` naming them, as the ValidationPipe does for routes with a DTO. An
- * empty object or no body is fine.
+ * README.md, "API overview": unknown body fields are refused, never dropped. A JSON route that
+ * declares no `@Body()` (approve, activate, webhook test, secret rotation…) takes no fields at all,
+ * so a body with any is `400 validation_failed` naming them, as the ValidationPipe does for routes
+ * with a DTO. An empty object or no body is fine.
  */
 @Injectable()
 export class NoBodyInterceptor implements NestInterceptor {

@@ -6,7 +6,10 @@ export const MAX_PAGE_SIZE = 100;
 /** Beyond any list; keeps the offset an exact integer that PostgreSQL's bigint takes. */
 export const MAX_PAGE = 1_000_000_000;
 
-/** `page` and `page_size` as SPEC 1 bounds them; extend it for list queries with filters. */
+/**
+ * `page` and `page_size`, bounded as README.md "API overview" says; extend it for list queries
+ * with filters.
+ */
 export class PageQueryDto {
   /** 1-based page number. @example 1 */
   @Optional() @Type(() => Number) @IsInt() @Min(1) @Max(MAX_PAGE) page: number = 1;

@@ -10,7 +10,7 @@ import {
   type UiLocale,
 } from './format';
 
-/** SPEC 1: the formatted amount is exactly what this Intl call prints. */
+/** README.md, "API overview": the formatted amount is exactly what this Intl call prints. */
 function intlMoney(kopecks: number, currency: string, locale: string): string {
   return new Intl.NumberFormat(locale, {
     style: 'currency',
@@ -342,7 +342,7 @@ describe('isSupportedCurrency', () => {
 });
 
 describe('label', () => {
-  it('names lead statuses as SPEC 4 does', () => {
+  it('names lead statuses as docs/embedding.md §3 does', () => {
     const ru = {
       new: 'Новый',
       processed: 'В работе',
@@ -360,7 +360,7 @@ describe('label', () => {
     for (const [status, text] of Object.entries(en)) expect(label('lead', status, 'en')).toBe(text);
   });
 
-  it('names roles as SPEC 4 does', () => {
+  it('names roles as docs/embedding.md §3 does', () => {
     expect(label('role', 'partner', 'ru-RU')).toBe('Партнёр');
     expect(label('role', 'ambassador', 'ru-RU')).toBe('Амбассадор');
     expect(label('role', 'leader', 'ru-RU')).toBe('Лидер');

@@ -1,14 +1,15 @@
 /**
- * Human strings of the Embed Data API (SPEC 1 and 4) in any locale `Intl` supports: money exactly
- * as `Intl.NumberFormat` prints it, relative times from `Intl.RelativeTimeFormat`, and labels,
- * which exist in Russian and English (every locale whose language is not `ru` gets English).
+ * Human strings of the Embed Data API (README.md, "API overview" and 4) in any locale `Intl`
+ * supports: money exactly as `Intl.NumberFormat` prints it, relative times from
+ * `Intl.RelativeTimeFormat`, and labels, which exist in Russian and English (every locale whose
+ * language is not `ru` gets English).
  *
  * A locale here is always a canonical BCP 47 tag (`canonicalLocale`): what a tenant stores and
  * what `?locale=` becomes after validation.
  */
 export type UiLocale = string;
 
-/** The tenant's locale and currency when it names none (SPEC 1, 2). */
+/** The tenant's locale and currency when it names none (README.md, "API overview", 2). */
 export const DEFAULT_LOCALE = 'ru-RU';
 export const DEFAULT_CURRENCY = 'RUB';
 /** Longer tags are refused: real ones are short, and every one may become a cache key. */
@@ -81,8 +82,9 @@ export function labelLanguage(locale: UiLocale): LabelLanguage {
 const moneyFormats = new Map<string, Intl.NumberFormat>();
 
 /**
- * `1 234,56 ₽` (ru-RU, RUB), `$1,234.56` (en-US, USD), `1.234,56 €` (de-DE, EUR): SPEC 1's
- * formatting, one formatter per locale and currency kept for the next answer.
+ * `1 234,56 ₽` (ru-RU, RUB), `$1,234.56` (en-US, USD), `1.234,56 €` (de-DE, EUR), exactly as
+ * `Intl.NumberFormat` prints them (docs/money.md §1); one formatter per locale and currency is
+ * kept for the next answer.
  */
 export function formatMoney(kopecks: number, currency: string, locale: UiLocale): string {
   return cached(

@@ -9,7 +9,7 @@ export interface ErrorPageOptions {
   lines: readonly string[];
   /** A way on: `[href, text]`. */
   link?: readonly [string, string];
-  /** Popup pages keep `window.opener` (SPEC 5). */
+  /** Popup pages keep `window.opener` (docs/embedding.md §4). */
   keepOpener?: boolean;
   headers?: Readonly<Record<string, string>>;
 }

@@ -9,7 +9,7 @@ import type { VNode } from 'preact';
 export interface PageInit {
   /** The answer's status (200 unless said). */
   status?: number;
-  /** Popup pages must keep `window.opener`: no Cross-Origin-Opener-Policy (SPEC 5). */
+  /** Popup pages keep `window.opener`: no Cross-Origin-Opener-Policy (docs/embedding.md §4). */
   keepOpener?: boolean;
   /** Also allow scripts from the service's own origin (the demo page loads widget.js). */
   scriptsFromSelf?: boolean;

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Sessions of the server-rendered admin pages (SPEC 8). */
+/** Sessions of the server-rendered admin pages (docs/architecture.md). */
 
 export class AdminSessions1795262084132 implements MigrationInterface {
   name = 'AdminSessions1795262084132';

@@ -4,7 +4,7 @@ import { IsObject, IsString, Length, ValidateNested } from 'class-validator';
 import { Optional } from '../../common/validation/optional';
 import { IsLeadMetadata, KeepAsSent, LeadContactDto } from '../../leads/dto/create-lead.dto';
 
-/** The lead-form widget's body (SPEC 5): the partner is named by a signed ref. */
+/** The lead-form widget's body (docs/embedding.md §4): the partner is named by a signed ref. */
 export class LeadFormDto {
   /** The `signed_ref` of a referral link (the page's `?ref=`). @example "eyJ0Ijoi….Qm9n…" */
   @IsString() @Length(1, 1024) ref: string;

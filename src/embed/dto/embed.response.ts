@@ -33,7 +33,7 @@ export class EmbedKpiResponse {
    */
   cleared_formatted: string;
   /** As `cleared_formatted`. @example "375,00 ₽" */ pending_formatted: string;
-  /** Clicks on the member's short links (extends the seed). @example 40 */ clicks_count: number;
+  /** Clicks on the member's short links. @example 40 */ clicks_count: number;
 }
 
 export class EmbedLeadItemResponse {
@@ -125,7 +125,7 @@ export class EmbedTreeResponse {
   /** Every descendant at any depth. @example 1250 */ total_downline: number;
   /** True when some node lies deeper than max_depth. @example true */ hit_depth_cap: boolean;
   /** @example 3 */ max_depth: number;
-  /** Present (true) when the 1000-node cut applied (extends the seed). @example true */
+  /** Present (true) when the 1000-node cut applied. @example true */
   truncated?: boolean;
 }
 

@@ -27,7 +27,7 @@ export const KeepAsSent = () =>
 export const METADATA_MAX_KEYS = 50;
 export const METADATA_MAX_BYTES = 4096;
 
-/** SPEC 1: a JSON object of at most 50 top-level keys and 4 KiB serialised. */
+/** README.md, "API overview": a JSON object of at most 50 top-level keys and 4 KiB serialised. */
 export function IsLeadMetadata(options?: ValidationOptions) {
   return (object: object, propertyName: string) =>
     registerDecorator({

@@ -15,7 +15,7 @@ export class ProgramTierDto {
   @Optional() @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER) fixed_kopecks?: number;
 }
 
-/** The commission plan (SPEC 2.1). Omitted fields take the defaults. */
+/** The commission plan (docs/money.md §2). Omitted fields take the defaults. */
 export class ProgramDto {
   /** Bonus accrued to the referrer for every new lead, in kopecks. @example 0 */
   @Optional() @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER) lead_bonus_kopecks?: number;

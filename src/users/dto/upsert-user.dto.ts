@@ -27,14 +27,14 @@ export class UpsertUserDto {
   @Optional() @IsBoolean() email_verified?: boolean;
 
   /**
-   * The member's role in the partner program (extends the seed): shown in the widgets as
+   * The member's role in the partner program: shown in the widgets as
    * `badge.role_label` and `partnership_role`. New members default to `partner`; absent leaves
    * the role as it is. @example "ambassador"
    */
   @Optional() @IsIn(MEMBER_ROLES) role?: MemberRole;
 
   /**
-   * The person who referred this user (extends the seed): a service user id, or the member's
+   * The person who referred this user: a service user id, or the member's
    * `mbr_…` surrogate. Set once: a member's referrer never changes afterwards.
    * @example "usr_01JD0Z6V2Y8K3M4N5P6Q7R8S9T"
    */

@@ -20,7 +20,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Jobs' deliveries into their endpoint's lane, so that one tenant's slow receiver never holds the
- * process's job slots while other tenants' jobs wait (SPEC 6: bounded concurrency per endpoint).
+ * process's job slots while other tenants' jobs wait (docs/webhooks.md: bounded concurrency per
+ * endpoint).
  */
 @Injectable()
 export class Admission implements LaneListener {

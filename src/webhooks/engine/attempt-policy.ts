@@ -1,8 +1,8 @@
 import type { DeliveryStatus } from '../webhook-delivery.entity';
 
 /**
- * What follows an answered attempt (SPEC 6): delivered, a retry after the configured delay, or
- * dead. A pure function, so that the schedule can be read and tested as a table
+ * What follows an answered attempt (docs/webhooks.md): delivered, a retry after the configured
+ * delay, or dead. A pure function, so that the schedule can be read and tested as a table
  * (attempt-policy.spec.ts); attempt-records.ts turns the decision into the record to write.
  */
 

@@ -5,10 +5,10 @@ import { DeliveryStore } from './delivery-store';
 import type { SettleInput } from './delivery-store.types';
 
 /**
- * The dead-letter queue is the deliveries in status `dead` (SPEC 6). A dead letter is recorded
- * with its audit entry `webhook.dead_lettered` in one transaction of its own, not in the engine's
- * batched statement (which runs on a connection the audit log cannot join): a delivery is never
- * dead without the entry that tells the tenant's staff.
+ * The dead-letter queue is the deliveries in status `dead` (docs/webhooks.md). A dead letter is
+ * recorded with its audit entry `webhook.dead_lettered` in one transaction of its own, not in the
+ * engine's batched statement (which runs on a connection the audit log cannot join): a delivery is
+ * never dead without the entry that tells the tenant's staff.
  */
 @Injectable()
 export class DeadLetters {

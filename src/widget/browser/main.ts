@@ -1,5 +1,5 @@
 /*
- * The entry of widget.js (SPEC 8; docs/embedding.md, section 11): finds every
+ * The entry of widget.js (docs/architecture.md; docs/embedding.md, section 11): finds every
  * `[data-service-widget]` element, now and as the page adds more, and renders each widget in its
  * own shadow root. Bundled by ../widget-build.ts into one ES2020 IIFE.
  */

@@ -7,7 +7,7 @@ import { partners } from './partners';
 import { referralLink } from './referral-link';
 import { referralTree } from './referral-tree';
 
-/** Every widget by its `data-service-widget` name (SPEC 8), in the order the docs list them. */
+/** Every widget by its `data-service-widget` name (docs/embedding.md §11), in the docs' order. */
 export const WIDGETS: Record<string, Widget | undefined> = {
   cabinet,
   bonuses,
