@@ -186,7 +186,7 @@ export class WebhooksService implements OnModuleInit {
     };
   }
 
-  /** One fresh attempt with the same event id and body (SPEC 6); 202, it runs in a worker. */
+  /** A staff replay: one fresh attempt, made by a worker (engine/replays.ts); the API says 202. */
   replay(tenantId: string, eventId: string, actor: Actor): Promise<void> {
     return this.replays.request(tenantId, eventId, actor);
   }

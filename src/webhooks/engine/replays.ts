@@ -9,10 +9,11 @@ import { DeliveryJobs } from './delivery-jobs';
 import { DeliveryStore } from './delivery-store';
 
 /**
- * Staff replays (SPEC 6: one fresh attempt with the same event id and body): the request, and the
- * job that makes it. A replay request is a row (`replay_requested_at`), so neither Redis nor a
- * worker's death loses an acknowledged one: the sweeper finds it, and the claim needs it, so a
- * stale or duplicate replay job sends nothing. The recorded replay attempt clears it.
+ * Staff replays (docs/webhooks.md, section 9: one fresh attempt with the same event id and body):
+ * the request, and the job that makes it. A replay request is a row (`replay_requested_at`), so
+ * neither Redis nor a worker's death loses an acknowledged one: the sweeper finds it, and the claim
+ * needs it, so a stale or duplicate replay job sends nothing. The recorded replay attempt clears
+ * it.
  */
 @Injectable()
 export class Replays {
