@@ -15,7 +15,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { EmbedTokenService } from '../src/common/auth/embed-token.service';
+import { EmbedTokenService } from '../src/access/embed-token.service';
 import { ClickCounter } from '../src/deeplinks/click-counter';
 import { machineLine, postJson, runBenchmark, verdict } from './harness';
 

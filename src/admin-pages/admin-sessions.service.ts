@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { MoreThan } from 'typeorm';
-import type { Actor } from '../common/auth/actor';
-import { AUTH_LOOKUP, type AuthLookup } from '../common/auth/auth-lookup';
+import type { Actor } from '../access/principal';
+import { AUTH_LOOKUP, type AuthLookup } from '../access/auth-lookup';
 import { sha256Hex } from '../common/ids';
 import { AppConfig } from '../config/app-config';
 import { TransactionHost } from '../database/transaction-host';

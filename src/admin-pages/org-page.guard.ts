@@ -10,8 +10,8 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { type Actor, roleAllows, type StaffRole } from '../common/auth/actor';
-import { AUTH_LOOKUP, type AuthLookup } from '../common/auth/auth-lookup';
+import { type Actor, roleAllows, type StaffRole } from '../access/principal';
+import { AUTH_LOOKUP, type AuthLookup } from '../access/auth-lookup';
 import { formField, PageSecurity, sameSecret } from '../common/http/page-security';
 import { PageException, Redirect } from '../common/pages/page';
 import { Back } from '../common/pages/pages.decorator';

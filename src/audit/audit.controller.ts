@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Admin, CurrentTenant } from '../common/auth/auth.decorators';
+import { Admin, CurrentTenant } from '../access/access.decorators';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { AuditService } from './audit.service';
 import { AuditLogResponse } from './dto/audit-entry.response';

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Ip, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { CurrentTenant, EmbedOrigin } from '../common/auth/auth.decorators';
+import { CurrentTenant, EmbedOrigin } from '../access/access.decorators';
 import { ApiProblems } from '../common/errors/problem.response';
 import { RateLimiter } from '../common/http/rate-limiter';
 import { LeadCreatedResponse } from '../leads/dto/lead.response';

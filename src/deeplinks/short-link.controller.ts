@@ -14,8 +14,8 @@ import {
 } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { AUTH_LOOKUP, type AuthLookup } from '../common/auth/auth-lookup';
-import { Public } from '../common/auth/auth.decorators';
+import { AUTH_LOOKUP, type AuthLookup } from '../access/auth-lookup';
+import { Public } from '../access/access.decorators';
 import { DomainError, ValidationFailedError } from '../common/errors/domain-error';
 import { ApiFormBody, ApiHtmlPages, ApiRedirect } from '../common/http/html-openapi';
 import { RateLimiter } from '../common/http/rate-limiter';

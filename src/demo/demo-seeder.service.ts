@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import { BonusesService } from '../bonuses/bonuses.service';
-import type { Actor } from '../common/auth/actor';
+import type { Actor } from '../access/principal';
 import { AppConfig } from '../config/app-config';
 import { ConversionsService } from '../conversions/conversions.service';
 import { TransactionHost } from '../database/transaction-host';

@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { CurrentTenant, EmbedOrigin } from '../common/auth/auth.decorators';
+import { CurrentTenant, EmbedOrigin } from '../access/access.decorators';
 import { ApiProblems } from '../common/errors/problem.response';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import {

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Injectable } from '@nestjs/common';
-import { EMBED_LIMIT_PER_MINUTE } from '../common/auth/auth.guard';
-import { ALLOW_ORIGIN, EmbedOriginPolicy } from '../common/auth/embed-origin';
+import { EMBED_LIMIT_PER_MINUTE } from '../access/access.guard';
+import { ALLOW_ORIGIN, EmbedOriginPolicy } from '../access/embed-origin';
 import type { FastLane, LaneContext } from '../common/http/fast-lane';
 import { MAX_PAGE_SIZE } from '../common/http/pagination.dto';
 import { RateLimiter } from '../common/http/rate-limiter';

@@ -1,6 +1,6 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { BonusesModule } from '../bonuses/bonuses.module';
-import { EmbedCorsMiddleware } from '../common/http/embed-cors.middleware';
+import { EmbedCorsMiddleware } from '../access/embed-cors.middleware';
 import { LeadsModule } from '../leads/leads.module';
 import { TenantsModule } from '../tenants/tenants.module';
 import { UsersModule } from '../users/users.module';

@@ -10,7 +10,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { createHash } from 'node:crypto';
 import { from, lastValueFrom, Observable } from 'rxjs';
-import type { AuthenticatedRequest } from '../common/auth/actor';
+import type { AuthenticatedRequest } from '../access/principal';
 import { DomainError, ValidationFailedError } from '../common/errors/domain-error';
 import { TransactionHost } from '../database/transaction-host';
 import { IdempotencyRepository } from './idempotency.repository';

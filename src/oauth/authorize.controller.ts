@@ -1,9 +1,9 @@
 import { applyDecorators, Controller, Get, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { AUTH_LOOKUP, type AuthLookup } from '../common/auth/auth-lookup';
-import { Public } from '../common/auth/auth.decorators';
-import { EmbedTokenService } from '../common/auth/embed-token.service';
+import { AUTH_LOOKUP, type AuthLookup } from '../access/auth-lookup';
+import { Public } from '../access/access.decorators';
+import { EmbedTokenService } from '../access/embed-token.service';
 import {
   ApiFormBody,
   ApiHtmlPages,

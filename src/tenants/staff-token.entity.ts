@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { TenantEntity } from './tenant.entity';
-import type { StaffRole } from '../common/auth/actor';
+import type { StaffRole } from '../access/principal';
 
 /** A tenant staff member's admin API token (`stf_…`); only its SHA-256 is kept. */
 @Entity({ name: 'staff_tokens' })

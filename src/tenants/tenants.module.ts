@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
-import { AUTH_LOOKUP } from '../common/auth/auth-lookup';
-import { EmbedOriginPolicy } from '../common/auth/embed-origin';
+import { AUTH_LOOKUP } from '../access/auth-lookup';
+import { EmbedOriginPolicy } from '../access/embed-origin';
 import { StaffTokensController } from './staff-tokens.controller';
 import { StaffTokensRepository } from './staff-tokens.repository';
 import { TenantCredentialsService } from './tenant-credentials.service';

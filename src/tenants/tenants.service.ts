@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { Actor } from '../common/auth/actor';
-import type { AuthLookup } from '../common/auth/auth-lookup';
+import type { Actor } from '../access/principal';
+import type { AuthLookup } from '../access/auth-lookup';
 import { isUniqueViolation } from '../common/errors/pg-errors';
 import { newId } from '../common/ids';
 import { TransactionHost } from '../database/transaction-host';

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { CurrentTenant, TenantKey } from '../common/auth/auth.decorators';
+import { CurrentTenant, TenantKey } from '../access/access.decorators';
 import { ApiProblems } from '../common/errors/problem.response';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { UpsertUserDto } from './dto/upsert-user.dto';

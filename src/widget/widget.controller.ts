@@ -8,8 +8,8 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Public } from '../common/auth/auth.decorators';
-import { EmbedOriginPolicy } from '../common/auth/embed-origin';
+import { Public } from '../access/access.decorators';
+import { EmbedOriginPolicy } from '../access/embed-origin';
 import { DomainError, NotFoundError } from '../common/errors/domain-error';
 import { ApiProblems } from '../common/errors/problem.response';
 import { AppConfig } from '../config/app-config';

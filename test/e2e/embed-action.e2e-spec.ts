@@ -1,7 +1,7 @@
 import jwt from 'jsonwebtoken';
 import { generateKeyPairSync, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
-import { EmbedTokenService } from '../../src/common/auth/embed-token.service';
+import { EmbedTokenService } from '../../src/access/embed-token.service';
 import { eventsOf } from '../factories/money.factory';
 import { createTenant, TestTenant, uniqueSlug } from '../factories/tenants.factory';
 import { upsertUser, UpsertedUser } from '../factories/users.factory';

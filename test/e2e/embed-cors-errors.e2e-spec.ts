@@ -1,4 +1,4 @@
-import { EmbedTokenService } from '../../src/common/auth/embed-token.service';
+import { EmbedTokenService } from '../../src/access/embed-token.service';
 import { createTenant, TestTenant } from '../factories/tenants.factory';
 import { upsertUser } from '../factories/users.factory';
 import { createTestApp, TestApp } from '../utils/create-test-app';

@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Response } from 'supertest';
-import { EmbedTokenService } from '../../src/common/auth/embed-token.service';
+import { EmbedTokenService } from '../../src/access/embed-token.service';
 import { createLead } from '../factories/money.factory';
 import { createTenant, TestTenant } from '../factories/tenants.factory';
 import { upsertUser, UpsertedUser } from '../factories/users.factory';

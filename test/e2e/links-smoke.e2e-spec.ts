@@ -1,4 +1,4 @@
-import { EmbedTokenService } from '../../src/common/auth/embed-token.service';
+import { EmbedTokenService } from '../../src/access/embed-token.service';
 import { ClickCounter } from '../../src/deeplinks/click-counter';
 import { createTenant, TestTenant } from '../factories/tenants.factory';
 import { upsertUser } from '../factories/users.factory';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'supertest';
-import { EmbedTokenService } from '../../src/common/auth/embed-token.service';
+import { EmbedTokenService } from '../../src/access/embed-token.service';
 import { ClickCounter } from '../../src/deeplinks/click-counter';
 import { eventsOf } from '../factories/money.factory';
 import { createTenant, TestTenant } from '../factories/tenants.factory';

@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AuditService } from '../../audit/audit.service';
-import { Public } from '../../common/auth/auth.decorators';
+import { Public } from '../../access/access.decorators';
 import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
 import type { HtmlPage } from '../../common/pages/page';
 import { Pages } from '../../common/pages/pages.decorator';

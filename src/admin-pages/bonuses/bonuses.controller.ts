@@ -4,7 +4,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { BonusesService } from '../../bonuses/bonuses.service';
 import { ListBonusesQueryDto } from '../../bonuses/dto/bonus-requests.dto';
-import { Public } from '../../common/auth/auth.decorators';
+import { Public } from '../../access/access.decorators';
 import { DomainError, ValidationFailedError } from '../../common/errors/domain-error';
 import { flattenValidationErrors } from '../../common/errors/validation';
 import { SingleQueryValues } from '../../common/http/single-query-values.pipe';

@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Public } from '../../common/auth/auth.decorators';
+import { Public } from '../../access/access.decorators';
 import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
 import { FormBody } from '../../common/pages/form';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';

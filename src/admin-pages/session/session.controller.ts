@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { Public } from '../../common/auth/auth.decorators';
+import { Public } from '../../access/access.decorators';
 import { formField, PageSecurity, sameSecret } from '../../common/http/page-security';
 import { FormBody } from '../../common/pages/form';
 import { type HtmlPage, Redirect } from '../../common/pages/page';

@@ -9,7 +9,7 @@ import {
 import type { Request, Response } from 'express';
 import { DatabaseError } from 'pg';
 import { QueryFailedError } from 'typeorm';
-import { ALLOW_ORIGIN, EmbedOriginPolicy } from '../auth/embed-origin';
+import { ALLOW_ORIGIN, EmbedOriginPolicy } from '../../access/embed-origin';
 import { HTML_SURFACE } from '../http/hostile-input';
 import { serverErrorPage } from '../pages/error-page';
 import { sendResult } from '../pages/send';

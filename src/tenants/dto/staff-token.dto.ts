@@ -1,5 +1,5 @@
 import { IsIn, IsString, Length } from 'class-validator';
-import { STAFF_ROLES, type StaffRole } from '../../common/auth/actor';
+import { STAFF_ROLES, type StaffRole } from '../../access/principal';
 
 export class CreateStaffTokenDto {
   /** Who holds the token, for the audit log. @example "Alice (finance)" */

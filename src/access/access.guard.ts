@@ -2,15 +2,15 @@ import { CanActivate, ExecutionContext, Inject, Injectable, Logger } from '@nest
 import { Reflector } from '@nestjs/core';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { AppConfig } from '../../config/app-config';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '../errors/domain-error';
-import { sha256Hex } from '../ids';
-import { AuthenticatedRequest, roleAllows, StaffRole } from './actor';
-import { AUTH_POLICY, AuthPolicy } from './auth.decorators';
+import { AppConfig } from '../config/app-config';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '../common/errors/domain-error';
+import { sha256Hex } from '../common/ids';
+import { AuthenticatedRequest, roleAllows, StaffRole } from './principal';
+import { AUTH_POLICY, AuthPolicy } from './access.decorators';
 import { AUTH_LOOKUP, AuthLookup } from './auth-lookup';
 import { ALLOW_ORIGIN, EmbedOriginPolicy } from './embed-origin';
 import { EmbedTokenService } from './embed-token.service';
-import { RateLimiter } from '../http/rate-limiter';
+import { RateLimiter } from '../common/http/rate-limiter';
 
 export const TENANT_KEY_HEADER = 'x-service-tenant-key';
 /** SPEC 7: per tenant for the Federation API, per IP and tenant for the Embed APIs. */

@@ -1,5 +1,5 @@
-import type { StaffTokenEntity } from '../../tenants/staff-token.entity';
-import type { TenantEntity } from '../../tenants/tenant.entity';
+import type { StaffTokenEntity } from '../tenants/staff-token.entity';
+import type { TenantEntity } from '../tenants/tenant.entity';
 
 /**
  * What the global guard needs to resolve credentials, implemented by the tenants feature. The

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { AppConfig } from '../../config/app-config';
-import type { TenantEntity } from '../../tenants/tenant.entity';
-import { DomainError, NotFoundError, ValidationFailedError } from '../errors/domain-error';
+import { AppConfig } from '../config/app-config';
+import type { TenantEntity } from '../tenants/tenant.entity';
+import { DomainError, NotFoundError, ValidationFailedError } from '../common/errors/domain-error';
 import { AUTH_LOOKUP, AuthLookup } from './auth-lookup';
 
 export const ALLOW_ORIGIN = 'Access-Control-Allow-Origin';

@@ -1,6 +1,6 @@
 import { Injectable, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import { ALLOW_ORIGIN, EmbedOriginPolicy } from '../auth/embed-origin';
+import { ALLOW_ORIGIN, EmbedOriginPolicy } from './embed-origin';
 
 /**
  * CORS for the Embed APIs (SPEC 4): `Vary: Origin` on every answer, errors included, and the

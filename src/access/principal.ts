@@ -1,4 +1,4 @@
-import type { TenantEntity } from '../../tenants/tenant.entity';
+import type { TenantEntity } from '../tenants/tenant.entity';
 
 export const STAFF_ROLES = ['owner', 'manager', 'viewer'] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];

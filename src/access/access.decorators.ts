@@ -6,7 +6,7 @@ import {
 } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiQuery, ApiSecurity } from '@nestjs/swagger';
 import type { Request } from 'express';
-import type { AuthenticatedRequest, StaffRole } from './actor';
+import type { AuthenticatedRequest, StaffRole } from './principal';
 
 export type AuthPolicy =
   | { kind: 'public' }

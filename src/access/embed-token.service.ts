@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { randomUUID } from 'node:crypto';
-import { AppConfig } from '../../config/app-config';
-import { UnauthorizedError } from '../errors/domain-error';
+import { AppConfig } from '../config/app-config';
+import { UnauthorizedError } from '../common/errors/domain-error';
 
 export const EMBED_AUDIENCE = 'embed';
 export const EMBED_SCOPE = 'profile:read';
