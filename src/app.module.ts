@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import type { IncomingMessage } from 'node:http';
 import { BullModule } from '@nestjs/bull';
@@ -15,8 +15,7 @@ import { IdempotencyModule } from './idempotency/idempotency.module';
 import { LeadsModule } from './leads/leads.module';
 import { OauthModule } from './oauth/oauth.module';
 import { OffersModule } from './offers/offers.module';
-import { AuthGuard } from './access/access.guard';
-import { AuthModule } from './access/access.module';
+import { AccessModule } from './access/access.module';
 import { ProblemFilter } from './common/errors/problem.filter';
 import { NoBodyInterceptor } from './common/http/no-body.interceptor';
 import { AppConfig } from './config/app-config';
@@ -73,7 +72,7 @@ export class AppModule {
           },
         }),
         DatabaseModule,
-        AuthModule,
+        AccessModule,
         RedisModule,
         BullModule.forRoot(bullRootOptions(config.redisUrl, config.queuePrefix)),
         EventsModule,
@@ -100,7 +99,6 @@ export class AppModule {
           : [BonusesWorkerModule, WebhooksWorkerModule, HousekeepingWorkerModule]),
       ],
       providers: [
-        { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: ProblemFilter },
         { provide: APP_INTERCEPTOR, useClass: NoBodyInterceptor },
       ],

@@ -1,11 +1,18 @@
-import { Inject, Injectable } from '@nestjs/common';
-import type { Request } from 'express';
+import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
-import type { TenantEntity } from '../tenants/tenant.entity';
 import { DomainError, NotFoundError, ValidationFailedError } from '../common/errors/domain-error';
-import { AUTH_LOOKUP, AuthLookup } from './auth-lookup';
+import type { TenantEntity } from '../tenants/tenant.entity';
+import { TenantsService } from '../tenants/tenants.service';
 
 export const ALLOW_ORIGIN = 'Access-Control-Allow-Origin';
+
+/** The tenant an Embed API request names and the Origin it was admitted from. */
+export interface EmbedGate {
+  tenant: TenantEntity;
+  origin: string;
+  /** What every answer to an admitted request carries: its origin echoed, and `Vary: Origin`. */
+  headers: Readonly<Record<string, string>>;
+}
 
 /**
  * The Embed APIs' gate (SPEC 4): `?tenant=` names the tenant, and the request's `Origin` must be
@@ -16,38 +23,28 @@ export const ALLOW_ORIGIN = 'Access-Control-Allow-Origin';
  */
 @Injectable()
 export class EmbedOriginPolicy {
-  private readonly ownOrigin: string;
+  readonly ownOrigin: string;
 
   constructor(
-    @Inject(AUTH_LOOKUP) private readonly lookup: AuthLookup,
+    private readonly tenants: TenantsService,
     config: AppConfig,
   ) {
     this.ownOrigin = new URL(config.publicBaseUrl).origin;
   }
 
   /** `allowOwnOrigin`: the service's own pages (the landing page's lead form) may call too. */
-  resolve(req: Request, allowOwnOrigin = false): Promise<{ tenant: TenantEntity; origin: string }> {
-    return this.check(
-      req.query.tenant,
-      req.header('origin'),
-      req.header('sec-fetch-site'),
-      allowOwnOrigin,
-    );
-  }
-
-  /** The same gate from the request's parts (the embed read lane has no Express request). */
   async check(
     slug: unknown,
     originHeader: string | undefined,
     secFetchSite: string | undefined,
     allowOwnOrigin = false,
-  ): Promise<{ tenant: TenantEntity; origin: string }> {
+  ): Promise<EmbedGate> {
     if (typeof slug !== 'string' || slug.length === 0) {
       throw new ValidationFailedError([
         { field: 'tenant', message: 'is required (the tenant slug)' },
       ]);
     }
-    const tenant = await this.lookup.tenantBySlug(slug);
+    const tenant = await this.tenants.tenantBySlug(slug);
     if (!tenant) throw new NotFoundError('tenant_not_found', `No tenant with slug "${slug}".`);
     const origin = this.originOf(originHeader, secFetchSite);
     const allowed =
@@ -64,7 +61,7 @@ export class EmbedOriginPolicy {
         { [ALLOW_ORIGIN]: '' },
       );
     }
-    return { tenant, origin: origin };
+    return { tenant, origin, headers: { [ALLOW_ORIGIN]: origin, Vary: 'Origin' } };
   }
 
   private originOf(

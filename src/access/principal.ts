@@ -9,6 +9,20 @@ export type Actor =
   | { type: 'staff'; id: string; name: string; role: StaffRole; tenantId: string }
   | { type: 'tenant_key'; id: string; name: string; tenantId: string };
 
+/**
+ * What AccessService answers for a request whose credential it accepted: the tenant it acts on,
+ * who acts (for the audit log), the member of an embed bearer token, and the headers every answer
+ * to the request carries (the Embed APIs' CORS). Public routes get an empty principal.
+ */
+export interface Principal {
+  tenant?: TenantEntity;
+  actor?: Actor;
+  /** The member an embed bearer token was issued to (`sub`). */
+  memberId?: string;
+  headers?: Readonly<Record<string, string>>;
+}
+
+/** The request as the route decorators read it: the guard (or a fast lane) puts the principal on it. */
 export interface AuthenticatedRequest {
   tenant?: TenantEntity;
   actor?: Actor;

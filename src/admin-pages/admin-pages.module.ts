@@ -4,7 +4,6 @@ import { BonusesModule } from '../bonuses/bonuses.module';
 import { PageFormGuard, PageSecurity } from '../common/http/page-security';
 import { TenantsModule } from '../tenants/tenants.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
-import { AdminSessionsService } from './admin-sessions.service';
 import { AuditLogPagesController } from './audit-log/audit-log.controller';
 import { BonusesPagesController } from './bonuses/bonuses.controller';
 import { IntegrationPagesController } from './integration/integration.controller';
@@ -29,7 +28,7 @@ const CONTROLLERS = [
 @Module({
   imports: [TenantsModule, WebhooksModule, BonusesModule, AuditModule],
   controllers: CONTROLLERS,
-  providers: [AdminSessionsService, PageSecurity, OrgPageGuard, IntegrationModelReader],
+  providers: [PageSecurity, OrgPageGuard, IntegrationModelReader],
 })
 export class AdminPagesModule implements NestModule {
   /** Every post of the pages must be a plain form from the service's own origin. */

@@ -3,20 +3,24 @@ import {
   type CanActivate,
   createParamDecorator,
   type ExecutionContext,
-  Inject,
   Injectable,
   SetMetadata,
   UseGuards,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
+import {
+  NoAdminSessionError,
+  OtherTenantError,
+  RoleTooLowError,
+  TenantNotFoundError,
+} from '../access/access.errors';
+import { AccessService } from '../access/access.service';
 import { type Actor, roleAllows, type StaffRole } from '../access/principal';
-import { AUTH_LOOKUP, type AuthLookup } from '../access/auth-lookup';
 import { formField, PageSecurity, sameSecret } from '../common/http/page-security';
 import { PageException, Redirect } from '../common/pages/page';
 import { Back } from '../common/pages/pages.decorator';
 import type { TenantEntity } from '../tenants/tenant.entity';
-import { AdminSessionsService } from './admin-sessions.service';
 import { notAllowedPage } from './views/layout';
 
 export const ADMIN_COOKIE = 'svc_admin';
@@ -45,30 +49,20 @@ export interface OrgContext {
 export class OrgPageGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly sessions: AdminSessionsService,
+    private readonly access: AccessService,
     private readonly security: PageSecurity,
-    @Inject(AUTH_LOOKUP) private readonly lookup: AuthLookup,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const role = this.reflector.get<StaffRole>(ROLE, context.getHandler());
     const req = context.switchToHttp().getRequest<Request & { [CONTEXT]?: OrgContext }>();
-    const principal = await this.sessions.resolve(this.security.cookie(req, ADMIN_COOKIE));
-    if (!principal) throw new PageException(new Redirect('/org/sign-in'));
     const slug = String(req.params.slug);
-    let tenant: TenantEntity | null | undefined = principal.tenant;
-    if (principal.actor.type === 'platform') {
-      tenant = await this.lookup.tenantBySlug(slug);
-      if (!tenant) throw new PageException(notAllowedPage(404, `No organisation "${slug}".`));
-    } else if (!tenant || tenant.slug !== slug) {
-      throw new PageException(notAllowedPage(403, 'Your token may not act on this organisation.'));
-    }
-    const actor = principal.actor;
+    const cookie = this.security.cookie(req, ADMIN_COOKIE);
+    const principal = await this.access.adminSession(cookie, { slug, role }).catch(asPage(role));
+    const { actor, tenant } = principal;
+    if (!tenant) throw new Error('an organisation page without its tenant');
     const can = (r: StaffRole) =>
       actor.type === 'platform' || (actor.type === 'staff' && roleAllows(actor.role, r));
-    if (!can(role)) {
-      throw new PageException(notAllowedPage(403, `This needs the ${role} role or higher.`));
-    }
     if (req.method !== 'GET' && !sameSecret(formField(req, '_csrf'), principal.csrf)) {
       throw new PageException(
         notAllowedPage(403, 'The form has expired; reload the page and try again.'),
@@ -78,6 +72,23 @@ export class OrgPageGuard implements CanActivate {
     req[CONTEXT] = { actor, tenant, csrf: principal.csrf, who, can };
     return true;
   }
+}
+
+/** AccessService's refusals of an organisation page, as the pages answer them. */
+function asPage(role: StaffRole) {
+  return (error: unknown): never => {
+    if (error instanceof NoAdminSessionError) throw new PageException(new Redirect('/org/sign-in'));
+    if (error instanceof TenantNotFoundError) {
+      throw new PageException(notAllowedPage(404, `No organisation "${error.slug}".`));
+    }
+    if (error instanceof OtherTenantError) {
+      throw new PageException(notAllowedPage(403, 'Your token may not act on this organisation.'));
+    }
+    if (error instanceof RoleTooLowError) {
+      throw new PageException(notAllowedPage(403, `This needs the ${role} role or higher.`));
+    }
+    throw error;
+  };
 }
 
 /** A page of an organisation for `role` or higher (OrgPageGuard). */

@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentTenant, TenantKey } from '../access/access.decorators';
+import { RateLimit } from '../access/rate-limits';
 import { ApiProblems } from '../common/errors/problem.response';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import type { TenantEntity } from '../tenants/tenant.entity';
@@ -19,6 +20,7 @@ import {
 @ApiTags('federation')
 @Controller('federation/v1/conversions')
 @TenantKey()
+@RateLimit('federation')
 @Idempotent()
 export class ConversionsController {
   constructor(private readonly conversions: ConversionsService) {}

@@ -1,4 +1,4 @@
-import { AdminSessionEntity } from '../admin-pages/admin-session.entity';
+import { AdminSessionEntity } from '../access/admin-session.entity';
 import { AuditEntryEntity } from '../audit/audit-entry.entity';
 import { BonusEntity } from '../bonuses/bonus.entity';
 import { MemberBalanceEntity } from '../bonuses/member-balance.entity';

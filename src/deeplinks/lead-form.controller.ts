@@ -1,16 +1,13 @@
-import { Body, Controller, HttpCode, Ip, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentTenant, EmbedOrigin } from '../access/access.decorators';
+import { RateLimit } from '../access/rate-limits';
 import { ApiProblems } from '../common/errors/problem.response';
-import { RateLimiter } from '../common/http/rate-limiter';
 import { LeadCreatedResponse } from '../leads/dto/lead.response';
 import { LeadsService } from '../leads/leads.service';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { DeeplinksService } from './deeplinks.service';
 import { LeadFormDto } from './dto/lead-form.dto';
-
-/** SPEC 7: the lead form accepts 20 submissions a minute per IP. */
-export const LEAD_FORM_LIMIT = { perMinute: 20 };
 
 @ApiTags('embed')
 @Controller('embed/v1/data/leads')
@@ -18,13 +15,13 @@ export class LeadFormController {
   constructor(
     private readonly links: DeeplinksService,
     private readonly leads: LeadsService,
-    private readonly limiter: RateLimiter,
   ) {}
 
   /** The lead-form widget: a lead for the partner named by `ref` (extends the seed). */
   @Post()
   @HttpCode(200)
   @EmbedOrigin({ allowOwnOrigin: true })
+  @RateLimit('embed', 'lead_form')
   @ApiProblems(
     400,
     [403, 'origin_not_allowed'],
@@ -35,9 +32,7 @@ export class LeadFormController {
   async create(
     @CurrentTenant() tenant: TenantEntity,
     @Body() dto: LeadFormDto,
-    @Ip() ip: string,
   ): Promise<LeadCreatedResponse> {
-    await this.limiter.consume('lead_form', ip, LEAD_FORM_LIMIT.perMinute, 60);
     const ref = this.links.verifyRef(dto.ref, tenant.id);
     return this.leads.create(
       tenant,

@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentMemberId, CurrentTenant, EmbedBearer } from '../access/access.decorators';
+import { RateLimit } from '../access/rate-limits';
 import { ApiProblems } from '../common/errors/problem.response';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { DeeplinksService } from './deeplinks.service';
@@ -15,6 +16,7 @@ export class ReferralLinkController {
   @Post()
   @HttpCode(200)
   @EmbedBearer()
+  @RateLimit('embed')
   @ApiProblems(
     400,
     [401, 'invalid_token'],

@@ -5,20 +5,17 @@ import {
   type ExceptionFilter,
   Get,
   HttpCode,
-  Inject,
   Injectable,
-  Ip,
   Param,
   Post,
   UseFilters,
 } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { AUTH_LOOKUP, type AuthLookup } from '../access/auth-lookup';
 import { Public } from '../access/access.decorators';
+import { RateLimit } from '../access/rate-limits';
 import { DomainError, ValidationFailedError } from '../common/errors/domain-error';
 import { ApiFormBody, ApiHtmlPages, ApiRedirect } from '../common/http/html-openapi';
-import { RateLimiter } from '../common/http/rate-limiter';
 import { serverErrorPage } from '../common/pages/error-page';
 import { FormBody, FormText } from '../common/pages/form';
 import { type HtmlPage, PageException, Redirect } from '../common/pages/page';
@@ -27,10 +24,10 @@ import { sendResult } from '../common/pages/send';
 import { LeadContactDto } from '../leads/dto/create-lead.dto';
 import { LeadsService } from '../leads/leads.service';
 import type { TenantEntity } from '../tenants/tenant.entity';
+import { TenantsService } from '../tenants/tenants.service';
 import type { DeeplinkEntity } from './deeplink.entity';
 import { DeeplinksService } from './deeplinks.service';
 import { landingPage, linkNotFoundPage, thankYouPage } from './landing-page';
-import { LEAD_FORM_LIMIT } from './lead-form.controller';
 
 const CODE_PATTERN = /^[A-Za-z0-9]{8}$/;
 
@@ -46,12 +43,12 @@ export class LandingLeadForm extends LeadContactDto {
 export class LandingLookup {
   constructor(
     private readonly links: DeeplinksService,
-    @Inject(AUTH_LOOKUP) private readonly lookup: AuthLookup,
+    private readonly tenants: TenantsService,
   ) {}
 
   async find(code: string): Promise<{ link: DeeplinkEntity; tenant: TenantEntity } | undefined> {
     const link = CODE_PATTERN.test(code) ? await this.links.byCode(code) : undefined;
-    const tenant = link && (await this.lookup.tenantById(link.tenantId));
+    const tenant = link && (await this.tenants.tenantById(link.tenantId));
     return link && tenant ? { link, tenant } : undefined;
   }
 }
@@ -106,7 +103,6 @@ export class ShortLinkController {
     private readonly links: DeeplinksService,
     private readonly landing: LandingLookup,
     private readonly leads: LeadsService,
-    private readonly limiter: RateLimiter,
   ) {}
 
   @Get(':code')
@@ -155,15 +151,11 @@ export class ShortLinkController {
     [422, 'The landing page again, with the reason the lead was refused'],
     [429, 'The landing page again: too many requests from this address'],
   )
+  @RateLimit('lead_form')
   @UseFilters(LandingRefusalFilter)
-  async lead(
-    @Param('code') code: string,
-    @FormBody() contact: LandingLeadForm,
-    @Ip() ip: string,
-  ): Promise<HtmlPage> {
+  async lead(@Param('code') code: string, @FormBody() contact: LandingLeadForm): Promise<HtmlPage> {
     const found = await this.landing.find(code);
     if (!found) throw new PageException(linkNotFoundPage());
-    await this.limiter.consume('lead_form', ip, LEAD_FORM_LIMIT.perMinute, 60);
     await this.leads.create(
       found.tenant,
       { referrer_user_id: found.link.serviceUserId, contact },

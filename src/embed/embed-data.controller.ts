@@ -1,6 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentTenant, EmbedOrigin } from '../access/access.decorators';
+import { RateLimit } from '../access/rate-limits';
 import { ApiProblems } from '../common/errors/problem.response';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import {
@@ -29,6 +30,7 @@ const PROBLEMS = [
 @ApiTags('embed')
 @Controller('embed/v1/data')
 @EmbedOrigin()
+@RateLimit('embed')
 export class EmbedDataController {
   constructor(private readonly embed: EmbedDataService) {}
 

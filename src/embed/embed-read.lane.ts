@@ -1,10 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import { Injectable } from '@nestjs/common';
-import { EMBED_LIMIT_PER_MINUTE } from '../access/access.guard';
-import { ALLOW_ORIGIN, EmbedOriginPolicy } from '../access/embed-origin';
+import { AccessService } from '../access/access.service';
+import { credentialsOf } from '../access/credentials';
+import { routeAccess } from '../access/route-access';
 import type { FastLane, LaneContext } from '../common/http/fast-lane';
 import { MAX_PAGE_SIZE } from '../common/http/pagination.dto';
-import { RateLimiter } from '../common/http/rate-limiter';
 import { canonicalLocale } from '../common/i18n/format';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import {
@@ -15,6 +15,7 @@ import {
   LEAD_FILTERS,
   MAX_TREE_DEPTH,
 } from './dto/embed-queries.dto';
+import { EmbedDataController } from './embed-data.controller';
 import { EmbedDataService } from './embed-data.service';
 
 const PREFIX = '/embed/v1/data/';
@@ -95,9 +96,11 @@ const READS: Record<string, Read> = {
 export class EmbedReadLane implements FastLane {
   readonly routes = Object.values(READS).map((read) => `GET ${read.route}`);
 
+  /** The reads' access declarations (`@EmbedOrigin()`, `@RateLimit('embed')`), the controller's. */
+  private readonly access = routeAccess(EmbedDataController, EmbedDataController.prototype.cabinet);
+
   constructor(
-    private readonly policy: EmbedOriginPolicy,
-    private readonly limiter: RateLimiter,
+    private readonly accessService: AccessService,
     private readonly embed: EmbedDataService,
   ) {}
 
@@ -128,33 +131,26 @@ export class EmbedReadLane implements FastLane {
     query: EmbedQueryDto,
     userId: string,
   ): Promise<boolean> {
-    const header = (name: string) => {
-      const value = req.headers[name];
-      return typeof value === 'string' ? value : undefined;
-    };
     let body: string;
-    let origin: string;
+    let headers: Readonly<Record<string, string>>;
     try {
-      const gate = await this.policy.check(
-        query.tenant,
-        header('origin'),
-        header('sec-fetch-site'),
-      );
-      origin = gate.origin;
-      const key = `${gate.tenant.id}:${lane.clientIp()}`;
-      await this.limiter.consume('embed', key, EMBED_LIMIT_PER_MINUTE, 60);
-      body = JSON.stringify(await read.run(this.embed, gate.tenant, userId, query as never));
+      const credentials = credentialsOf({
+        headers: req.headers,
+        query: { tenant: query.tenant },
+        params: {},
+        ip: lane.clientIp(),
+      });
+      const principal = await this.accessService.authorize(this.access, credentials);
+      headers = principal.headers ?? {};
+      const tenant = principal.tenant!;
+      body = JSON.stringify(await read.run(this.embed, tenant, userId, query as never));
     } catch {
       return false; // refused or failed: the pipeline answers with its problem document
     }
     lane.reply(
       200,
       read.route,
-      {
-        'Content-Type': 'application/json; charset=utf-8',
-        [ALLOW_ORIGIN]: origin,
-        Vary: 'Origin',
-      },
+      { 'Content-Type': 'application/json; charset=utf-8', ...headers },
       body,
     );
     return true;

@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentTenant, TenantKey } from '../access/access.decorators';
+import { RateLimit } from '../access/rate-limits';
 import { ApiProblems } from '../common/errors/problem.response';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import type { TenantEntity } from '../tenants/tenant.entity';
@@ -12,6 +13,7 @@ import { LeadsService } from './leads.service';
 @ApiTags('federation')
 @Controller('federation/v1/leads')
 @TenantKey()
+@RateLimit('federation')
 @Idempotent()
 export class LeadsController {
   constructor(private readonly leads: LeadsService) {}

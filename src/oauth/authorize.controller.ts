@@ -1,9 +1,9 @@
-import { applyDecorators, Controller, Get, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { applyDecorators, Controller, Get, HttpCode, Post, Req, UseFilters } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { AUTH_LOOKUP, type AuthLookup } from '../access/auth-lookup';
 import { Public } from '../access/access.decorators';
-import { EmbedTokenService } from '../access/embed-token.service';
+import { AccessService } from '../access/access.service';
+import { RateLimit } from '../access/rate-limits';
 import {
   ApiFormBody,
   ApiHtmlPages,
@@ -15,6 +15,7 @@ import { FormBody, type FormOptions, FormQuery } from '../common/pages/form';
 import { type HtmlPage, PageException, Redirect } from '../common/pages/page';
 import { Pages } from '../common/pages/pages.decorator';
 import type { TenantEntity } from '../tenants/tenant.entity';
+import { TenantsService } from '../tenants/tenants.service';
 import {
   AuthorizeParams,
   authorizeQuery,
@@ -32,7 +33,7 @@ import {
   messagePage,
   popupError,
 } from './pages';
-import { LimitedPerIp } from './sign-in-limits';
+import { SignInLimitPage } from './sign-in-limits';
 import { SESSION_TTL_MS, SignInService } from './sign-in.service';
 
 export const SESSION_COOKIE = 'svc_session';
@@ -84,9 +85,9 @@ const TOO_MANY: [number, string] = [
 @Pages()
 export class AuthorizeController {
   constructor(
-    @Inject(AUTH_LOOKUP) private readonly lookup: AuthLookup,
+    private readonly tenants: TenantsService,
     private readonly signIn: SignInService,
-    private readonly tokens: EmbedTokenService,
+    private readonly access: AccessService,
     private readonly security: PageSecurity,
   ) {}
 
@@ -116,7 +117,8 @@ export class AuthorizeController {
   }
 
   @Post('email')
-  @LimitedPerIp('email')
+  @RateLimit('signin_email')
+  @UseFilters(SignInLimitPage)
   @HttpCode(200)
   @ApiOperation({
     summary: 'The email step: mails a sign-in code',
@@ -147,7 +149,8 @@ export class AuthorizeController {
   }
 
   @Post('code')
-  @LimitedPerIp('code')
+  @RateLimit('signin_code')
+  @UseFilters(SignInLimitPage)
   @HttpCode(200)
   @ApiOperation({
     summary: 'The code step: signs in',
@@ -247,7 +250,7 @@ export class AuthorizeController {
         state: ctx.params.state,
       });
     }
-    const { token, expiresAt } = this.tokens.issue(ctx.tenant.id, session.memberId);
+    const { token, expiresAt } = this.access.issueEmbedToken(ctx.tenant.id, session.memberId);
     return messagePage(origins, {
       type: 'service:auth-success',
       token,
@@ -263,7 +266,7 @@ export class AuthorizeController {
     form: AuthorizeParams,
   ): Promise<{ params: AuthorizeParams; tenant: TenantEntity }> {
     const params = paramsOf(form);
-    const tenant = await this.lookup.tenantBySlug(params.client_id);
+    const tenant = await this.tenants.tenantBySlug(params.client_id);
     if (!tenant) throw new PageException(invalidLinkPage(['client_id names no tenant']));
     return { params, tenant };
   }

@@ -1,7 +1,5 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
-import { AUTH_LOOKUP } from '../access/auth-lookup';
-import { EmbedOriginPolicy } from '../access/embed-origin';
 import { StaffTokensController } from './staff-tokens.controller';
 import { StaffTokensRepository } from './staff-tokens.repository';
 import { TenantCredentialsService } from './tenant-credentials.service';
@@ -20,9 +18,7 @@ import { TenantsService } from './tenants.service';
     StaffTokensRepository,
     TenantsService,
     TenantCredentialsService,
-    { provide: AUTH_LOOKUP, useExisting: TenantsService },
-    EmbedOriginPolicy,
   ],
-  exports: [TenantsService, TenantCredentialsService, AUTH_LOOKUP, EmbedOriginPolicy],
+  exports: [TenantsService, TenantCredentialsService],
 })
 export class TenantsModule {}

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { Actor } from '../access/principal';
-import type { AuthLookup } from '../access/auth-lookup';
 import { isUniqueViolation } from '../common/errors/pg-errors';
 import { newId } from '../common/ids';
 import { TransactionHost } from '../database/transaction-host';
@@ -17,9 +16,9 @@ import type { TenantEntity } from './tenant.entity';
 import { TenantKeysRepository } from './tenant-keys.repository';
 import { TenantsRepository } from './tenants.repository';
 
-/** Tenants themselves; also the credential lookup the global auth guard uses. */
+/** Tenants themselves; also the lookups behind every credential (AccessService). */
 @Injectable()
-export class TenantsService implements AuthLookup {
+export class TenantsService {
   private readonly changeListeners: ((tenantId: string) => void)[] = [];
 
   constructor(
@@ -107,7 +106,7 @@ export class TenantsService implements AuthLookup {
     return updated;
   }
 
-  // AuthLookup
+  // The lookups behind credentials (AccessService)
 
   tenantBySlug(slug: string): Promise<TenantEntity | null> {
     return this.tenants.findBySlug(slug);

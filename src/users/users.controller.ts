@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentTenant, TenantKey } from '../access/access.decorators';
+import { RateLimit } from '../access/rate-limits';
 import { ApiProblems } from '../common/errors/problem.response';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { UpsertUserDto } from './dto/upsert-user.dto';
@@ -19,6 +20,7 @@ export class UsersController {
   @Post('upsert')
   @HttpCode(200)
   @TenantKey()
+  @RateLimit('federation')
   @Idempotent()
   @ApiProblems(
     400,

@@ -9,6 +9,7 @@ import {
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../access/access.decorators';
+import { credentialsOf } from '../access/credentials';
 import { EmbedOriginPolicy } from '../access/embed-origin';
 import { DomainError, NotFoundError } from '../common/errors/domain-error';
 import { ApiProblems } from '../common/errors/problem.response';
@@ -106,7 +107,8 @@ export class WidgetController {
           ? this.ownOrigin
           : null;
     try {
-      const gate = await this.origins.resolve(req);
+      const parts = credentialsOf(req);
+      const gate = await this.origins.check(parts.tenant, parts.origin, parts.secFetchSite);
       return {
         tenant,
         origin,

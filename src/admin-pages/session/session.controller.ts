@@ -2,12 +2,14 @@ import { Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Public } from '../../access/access.decorators';
+import { NoAdminSessionError } from '../../access/access.errors';
+import { AccessService, type AdminSessionPrincipal } from '../../access/access.service';
+import { ADMIN_SESSION_TTL_MS } from '../../access/admin-sessions.service';
 import { formField, PageSecurity, sameSecret } from '../../common/http/page-security';
 import { FormBody } from '../../common/pages/form';
 import { type HtmlPage, Redirect } from '../../common/pages/page';
 import { Pages } from '../../common/pages/pages.decorator';
 import { OrgDocs } from '../admin-pages.openapi';
-import { ADMIN_SESSION_TTL_MS, AdminSessionsService } from '../admin-sessions.service';
 import { ADMIN_COOKIE } from '../org-page.guard';
 import { notAllowedPage } from '../views/layout';
 import { SignInForm } from './session.forms';
@@ -24,7 +26,7 @@ import { chooserPage, signInAgainPage, signInPage } from './session.views';
 @Pages()
 export class SessionPagesController {
   constructor(
-    private readonly sessions: AdminSessionsService,
+    private readonly access: AccessService,
     private readonly security: PageSecurity,
   ) {}
 
@@ -41,7 +43,7 @@ export class SessionPagesController {
   @OrgDocs.signIn()
   async signIn(@FormBody() form: SignInForm, @Req() req: Request): Promise<HtmlPage | Redirect> {
     if (!this.security.checkLogin(req, '/org')) return signInAgainPage();
-    const session = form.token ? await this.sessions.signIn(form.token) : undefined;
+    const session = form.token ? await this.access.adminSignIn(form.token) : undefined;
     if (!session) return new Redirect('/org/sign-in?error=1');
     return new Redirect('/org').withCookies(
       this.security.cookieToSet(ADMIN_COOKIE, session, '/org', ADMIN_SESSION_TTL_MS),
@@ -53,11 +55,11 @@ export class SessionPagesController {
   @OrgDocs.signOut()
   async signOut(@Req() req: Request): Promise<HtmlPage | Redirect> {
     const token = this.security.cookie(req, ADMIN_COOKIE);
-    const principal = await this.sessions.resolve(token);
+    const principal = await this.session(token);
     if (principal && !sameSecret(formField(req, '_csrf'), principal.csrf)) {
       return notAllowedPage(403, 'The form has expired; reload the page and try again.');
     }
-    if (principal) await this.sessions.signOut(token);
+    if (principal && token) await this.access.adminSignOut(token);
     return new Redirect('/org/sign-in').withCookies(
       this.security.cookieToClear(ADMIN_COOKIE, '/org'),
     );
@@ -70,12 +72,20 @@ export class SessionPagesController {
     @Query('slug') slug: string | undefined,
     @Req() req: Request,
   ): Promise<HtmlPage | Redirect> {
-    const principal = await this.sessions.resolve(this.security.cookie(req, ADMIN_COOKIE));
+    const principal = await this.session(this.security.cookie(req, ADMIN_COOKIE));
     if (!principal) return new Redirect('/org/sign-in');
     if (principal.tenant) return new Redirect(`/org/${principal.tenant.slug}/bonuses`);
     if (typeof slug === 'string' && /^[a-z0-9][a-z0-9-]{1,62}$/.test(slug)) {
       return new Redirect(`/org/${slug}/integration`);
     }
     return chooserPage(principal.csrf);
+  }
+
+  /** The live session of this cookie, if any. */
+  private session(cookie: string | undefined): Promise<AdminSessionPrincipal | undefined> {
+    return this.access.adminSession(cookie).catch((error: unknown) => {
+      if (error instanceof NoAdminSessionError) return undefined;
+      throw error;
+    });
   }
 }

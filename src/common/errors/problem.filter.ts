@@ -4,12 +4,13 @@ import {
   ExceptionFilter,
   HttpException,
   HttpStatus,
+  Inject,
   Logger,
+  Optional,
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { DatabaseError } from 'pg';
 import { QueryFailedError } from 'typeorm';
-import { ALLOW_ORIGIN, EmbedOriginPolicy } from '../../access/embed-origin';
 import { HTML_SURFACE } from '../http/hostile-input';
 import { serverErrorPage } from '../pages/error-page';
 import { sendResult } from '../pages/send';
@@ -22,11 +23,21 @@ import { isDatabaseUnavailable, mapPgError } from './pg-errors';
  * exceptions (body-parser failures arrive as DomainErrors, see json-body.ts) and PostgreSQL errors all leave as problem+json. Anything
  * unexpected is logged with its stack and answered `500 internal_error`, nothing more.
  */
+/**
+ * Headers an error answer needs that only a feature can tell (the Embed APIs' CORS on errors raised
+ * before the guard checked the Origin): provided under ERROR_HEADERS, so `common/` imports no
+ * feature. Undefined: nothing to add.
+ */
+export interface ErrorHeaders {
+  of(req: Request, res: Response): Promise<Record<string, string>> | undefined;
+}
+export const ERROR_HEADERS = Symbol('ERROR_HEADERS');
+
 @Catch()
 export class ProblemFilter implements ExceptionFilter {
   private readonly logger = new Logger('ProblemFilter');
 
-  constructor(private readonly embedOrigin: EmbedOriginPolicy) {}
+  constructor(@Optional() @Inject(ERROR_HEADERS) private readonly extra?: ErrorHeaders) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const ctx = host.switchToHttp();
@@ -38,14 +49,11 @@ export class ProblemFilter implements ExceptionFilter {
       for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
     }
     if (res.headersSent) return;
-    if (req.path.startsWith('/embed/') && res.getHeader(ALLOW_ORIGIN) === undefined) {
-      // SPEC 4: every Embed answer to an allowed Origin carries CORS, errors included, so a page
-      // can read the code and Retry-After; errors raised before the guard (body parsing, the
-      // request target) have not been through the origin check yet.
-      res.vary('Origin');
-      this.embedOrigin.resolve(req).then(
-        ({ origin }) => {
-          res.setHeader(ALLOW_ORIGIN, origin);
+    const extra = this.extra?.of(req, res);
+    if (extra) {
+      extra.then(
+        (headers) => {
+          for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
           this.send(req, res, body);
         },
         () => this.send(req, res, body),

@@ -4,6 +4,15 @@ import { AppConfig } from '../../config/app-config';
 import { REDIS } from '../../redis/redis.token';
 import { DomainError } from '../errors/domain-error';
 
+/** `429 rate_limited`, with `Retry-After` in seconds. */
+export class RateLimitedError extends DomainError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(429, 'rate_limited', 'Too many requests; try again later.', undefined, {
+      'Retry-After': String(retryAfterSeconds),
+    });
+  }
+}
+
 /**
  * Fixed-window request limits kept in Redis, so they hold across instances (SPEC 7). RATE_LIMITS
  * =off lifts them; with Redis unreachable they fail open (availability over the limit), and the
@@ -36,9 +45,7 @@ export class RateLimiter {
     }
     if (count > limit) {
       const retryAfter = windowSeconds - (Math.floor(Date.now() / 1000) % windowSeconds);
-      throw new DomainError(429, 'rate_limited', 'Too many requests; try again later.', undefined, {
-        'Retry-After': String(retryAfter),
-      });
+      throw new RateLimitedError(retryAfter);
     }
   }
 }

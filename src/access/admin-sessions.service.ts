@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { MoreThan } from 'typeorm';
+import { sha256Hex } from '../common/ids';
+import { TransactionHost } from '../database/transaction-host';
+import { AdminSessionEntity } from './admin-session.entity';
+
+export const ADMIN_SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+
+/**
+ * The admin pages' sessions (cookie `svc_admin`): rows keyed by the hash of the cookie's random
+ * token, each naming the platform admin or the hash of the staff token that signed in. Only
+ * AccessService reads them, and it checks the staff token behind a session on every request.
+ */
+@Injectable()
+export class AdminSessionsService {
+  constructor(private readonly tx: TransactionHost) {}
+
+  private get repo() {
+    return this.tx.manager.getRepository(AdminSessionEntity);
+  }
+
+  /** A new session for the platform admin, or for the staff token of this hash; its token. */
+  async create(staffTokenHash: string | null): Promise<string> {
+    const token = randomBytes(32).toString('base64url');
+    await this.repo.insert({
+      tokenHash: sha256Hex(token),
+      actorType: staffTokenHash === null ? 'platform' : 'staff',
+      staffTokenHash,
+      csrf: randomBytes(24).toString('base64url'),
+      createdAt: new Date(),
+      expiresAt: new Date(Date.now() + ADMIN_SESSION_TTL_MS),
+    });
+    return token;
+  }
+
+  /** The live session of this cookie token. */
+  find(token: string): Promise<AdminSessionEntity | null> {
+    return this.repo.findOneBy({ tokenHash: sha256Hex(token), expiresAt: MoreThan(new Date()) });
+  }
+
+  async delete(token: string): Promise<void> {
+    await this.repo.delete({ tokenHash: sha256Hex(token) });
+  }
+}
