@@ -63,7 +63,7 @@ const sorted = (o: object) => Object.keys(o).sort();
 describe('webhooks: delivery engine', () => {
   let t: TestApp;
   /** The same database, but without WEBHOOK_CA_FILE: the self-signed receiver is not trusted. */
-  let untrusting: TestApp;
+  let common: NodeJS.ProcessEnv;
   let receiver: HttpsReceiver;
   const routes = new Map<string, (k: number, req: ReceivedRequest) => Answer>();
   const tenants: TestTenant[] = [];
@@ -76,7 +76,7 @@ describe('webhooks: delivery engine', () => {
       const k = receiver.requests.filter((r) => r.path === req.path).length - 1;
       return script ? script(k, req) : { status: 200 };
     };
-    const common = {
+    common = {
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       WEBHOOK_RETRY_DELAYS_MS: Array(5).fill(RETRY_MS).join(','),
       WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
@@ -87,7 +87,6 @@ describe('webhooks: delivery engine', () => {
       WEBHOOK_CA_FILE: receiver.caFile,
       QUEUE_PREFIX: `whe2e_${newRunId()}`,
     });
-    untrusting = await createTestApp({ ...common, QUEUE_PREFIX: `whe2e_notls_${newRunId()}` });
   });
 
   afterAll(async () => {
@@ -102,7 +101,6 @@ describe('webhooks: delivery engine', () => {
       if (!count) break;
       await sleep(100);
     }
-    await untrusting?.close();
     await t?.close();
     await receiver?.close();
   });
@@ -759,15 +757,25 @@ describe('webhooks: delivery engine', () => {
     });
 
     it('counts an untrusted certificate as a TLS failure (an app without WEBHOOK_CA_FILE)', async () => {
-      const { tenant, path, url } = await tenantWithPath();
-      await configure(tenant.slug, url, ['lead.created']);
-      // The lead is registered through the untrusting app, so its worker makes the attempts.
-      const eventId = await leadEvent(tenant, untrusting);
-      const detail = await waitForDetail(tenant.slug, eventId, attempts(1));
-      expect(detail.attempts[0]).toMatchObject({ attempt: 1, status_code: null, error: 'tls' });
-      await disable(tenant.slug, url);
-      await sleep(200);
-      expect(requestsTo(path)).toHaveLength(0);
+      // Only for this test: its sweeper shares the database, so it would pick up (and fail) the
+      // other tests' due deliveries and replays.
+      const untrusting = await createTestApp({
+        ...common,
+        QUEUE_PREFIX: `whe2e_notls_${newRunId()}`,
+      });
+      try {
+        const { tenant, path, url } = await tenantWithPath();
+        await configure(tenant.slug, url, ['lead.created']);
+        // The lead is registered through the untrusting app, so its worker makes the attempts.
+        const eventId = await leadEvent(tenant, untrusting);
+        const detail = await waitForDetail(tenant.slug, eventId, attempts(1));
+        expect(detail.attempts[0]).toMatchObject({ attempt: 1, status_code: null, error: 'tls' });
+        await disable(tenant.slug, url);
+        await sleep(200);
+        expect(requestsTo(path)).toHaveLength(0);
+      } finally {
+        await untrusting.close();
+      }
     });
 
     it('counts a 4xx as an http_status failure and keeps the answer', async () => {
