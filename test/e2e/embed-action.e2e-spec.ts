@@ -817,8 +817,12 @@ describe('rate limits (RATE_LIMITS=on)', () => {
     if (secondOfMinute > latestSecond)
       await new Promise((r) => setTimeout(r, (61 - secondOfMinute) * 1000));
   };
-  /** Requests come from loopback, whose X-Forwarded-For this app trusts: one address per test. */
-  const testIp = () => `203.0.113.${1 + Math.floor(Math.random() * 250)}`;
+  /**
+   * Requests come from loopback, whose X-Forwarded-For this app trusts: a new address each call,
+   * never one drawn before (a random draw once repeated the limited address).
+   */
+  let lastIp = 0;
+  const testIp = () => `203.0.113.${++lastIp}`;
   const referralLink = (from: string, slug = tenant.slug, o = origin, bearer = token) =>
     t
       .http()
