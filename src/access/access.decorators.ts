@@ -11,7 +11,7 @@ import type { AuthenticatedRequest, StaffRole } from './principal';
 export type AuthPolicy =
   | { kind: 'public' }
   | { kind: 'tenant-key' }
-  /** Embed Data API: `?tenant=` and an allowed `Origin` (SPEC 4). */
+  /** Embed Data API: `?tenant=` and an allowed `Origin` (docs/embedding.md §3). */
   | { kind: 'embed-origin'; allowOwnOrigin?: boolean }
   /** Embed Action API: the Origin gate plus the popup's bearer JWT of the same tenant. */
   | { kind: 'embed-bearer' }
@@ -42,7 +42,7 @@ export const EmbedOrigin = (options: { allowOwnOrigin?: boolean } = {}) =>
     }),
   );
 
-/** Embed Action API: an allowed Origin and `Authorization: Bearer <popup JWT>` (SPEC 5). */
+/** Embed Action API: an allowed Origin and `Authorization: Bearer <popup JWT>` (embedding.md §4). */
 export const EmbedBearer = () =>
   applyDecorators(
     SetMetadata(AUTH_POLICY, { kind: 'embed-bearer' } satisfies AuthPolicy),

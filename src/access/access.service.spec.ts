@@ -383,7 +383,7 @@ describe('route declarations', () => {
     expect(counted).toEqual(['signin_code:203.0.113.9:30']);
   });
 
-  it('a Federation or Embed route without its SPEC 7 limit does not start', () => {
+  it('a Federation or Embed route without its rate limit (README "Configuration") does not start', () => {
     expect(() => route(TenantKey())).toThrow(/needs @RateLimit\('federation'\)/);
     expect(() => route(EmbedOrigin())).toThrow(/needs @RateLimit\('embed'\)/);
     expect(() => route(EmbedBearer(), limited('lead_form'))).toThrow(/needs @RateLimit\('embed'\)/);

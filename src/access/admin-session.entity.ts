@@ -1,9 +1,9 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
- * A signed-in staff browser on the admin pages (SPEC 8). The cookie holds a random token (only
- * its hash is here); the staff token behind it is checked again on every request, so revoking it
- * ends the session at once. `csrf` is the synchronizer token every form must carry.
+ * A signed-in staff browser on the admin pages (docs/architecture.md). The cookie holds a random
+ * token (only its hash is here); the staff token behind it is checked again on every request, so
+ * revoking it ends the session at once. `csrf` is the synchronizer token every form must carry.
  */
 @Entity({ name: 'admin_sessions' })
 export class AdminSessionEntity {

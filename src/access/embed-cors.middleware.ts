@@ -5,8 +5,8 @@ import { credentialsOf } from './credentials';
 import { ALLOW_ORIGIN, EmbedOriginPolicy } from './embed-origin';
 
 /**
- * CORS for the Embed APIs (SPEC 4): `Vary: Origin` on every answer, errors included, and the
- * preflight answered here (204 for an allowed origin, the same 403 as the request would get
+ * CORS for the Embed APIs (docs/embedding.md §3): `Vary: Origin` on every answer, errors included,
+ * and the preflight answered here (204 for an allowed origin, the same 403 as the request would get
  * otherwise). Credentials are never allowed. The actual request's origin check is AccessService's.
  */
 @Injectable()
@@ -28,8 +28,8 @@ export class EmbedCorsMiddleware implements NestMiddleware {
 }
 
 /**
- * SPEC 4: every Embed answer to an allowed Origin carries CORS, errors included, so a page can
- * read the code and Retry-After. Errors raised before the guard (body parsing, the request
+ * docs/embedding.md §3: every Embed answer to an allowed Origin carries CORS, errors included, so a
+ * page can read the code and Retry-After. Errors raised before the guard (body parsing, the request
  * target) have not been through the Origin gate yet: ProblemFilter asks here (ERROR_HEADERS).
  */
 @Injectable()

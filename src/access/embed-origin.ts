@@ -15,10 +15,10 @@ export interface EmbedGate {
 }
 
 /**
- * The Embed APIs' gate (SPEC 4): `?tenant=` names the tenant, and the request's `Origin` must be
- * one of its `allowed_origins` exactly (scheme, host and port). A missing or `null` Origin is
- * refused, except a same-origin request (`Sec-Fetch-Site: same-origin`), which is taken to come
- * from the service's own origin and checked like any other. Refusals carry an empty
+ * The Embed APIs' gate (docs/embedding.md §3): `?tenant=` names the tenant, and the request's
+ * `Origin` must be one of its `allowed_origins` exactly (scheme, host and port). A missing or
+ * `null` Origin is refused, except a same-origin request (`Sec-Fetch-Site: same-origin`), which is
+ * taken to come from the service's own origin and checked like any other. Refusals carry an empty
  * Access-Control-Allow-Origin. Origin gating is not authentication.
  */
 @Injectable()

@@ -20,7 +20,8 @@ export interface EmbedClaims {
 }
 
 /**
- * The popup's bearer JWT (SPEC 5): HS256 only, `typ: JWT`, issuer PUBLIC_BASE_URL, audience
+ * The popup's bearer JWT (docs/embedding.md §4): HS256 only, `typ: JWT`, issuer PUBLIC_BASE_URL,
+ * audience
  * `embed`, subject the member's surrogate id, `tid` the tenant, one hour. Verification pins the
  * algorithm, so `alg: none` and every other algorithm are refused.
  */
@@ -86,7 +87,7 @@ const nonEmpty = (value: unknown) => typeof value === 'string' && value.length >
 const seconds = (value: unknown): value is number =>
   typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 
-/** Every claim the popup issues (SPEC 5), each of the type and value `issue` gives it. */
+/** Every claim the popup issues (docs/embedding.md §4), of the type and value `issue` gives it. */
 function isEmbedClaims(
   claims: Partial<Record<keyof EmbedClaims, unknown>>,
   issuer: string,

@@ -1,17 +1,17 @@
 import { SetMetadata } from '@nestjs/common';
 
 /**
- * Every request limit of the service, by name (SPEC 7 and issue #15), counted in fixed windows in
- * Redis (RateLimiter) under `rl:<name>:<key>`. A route takes its limits with `@RateLimit(name…)`;
- * AccessService counts them for the guard and the fast lanes alike, once the credential has named
- * the tenant and before an embed bearer token is checked.
+ * Every request limit of the service, by name (README.md, "Configuration" and issue #15), counted
+ * in fixed windows in Redis (RateLimiter) under `rl:<name>:<key>`. A route takes its limits with
+ * `@RateLimit(name…)`; AccessService counts them for the guard and the fast lanes alike, once the
+ * credential has named the tenant and before an embed bearer token is checked.
  */
 export const RATE_LIMITS = {
-  /** SPEC 7: the Federation API, 6000 a minute per tenant (counted once the key is checked). */
+  /** The Federation API, 6000 a minute per tenant (counted once the key is checked). */
   federation: { limit: 6000, windowSeconds: 60, per: 'tenant' },
-  /** SPEC 7: the Embed APIs, 600 a minute per client IP and tenant (after the Origin gate). */
+  /** The Embed APIs, 600 a minute per client IP and tenant (after the Origin gate). */
   embed: { limit: 600, windowSeconds: 60, per: 'tenant-ip' },
-  /** SPEC 7: the lead form (the widget and the landing page share it), 20 a minute per IP. */
+  /** The lead form (the widget and the landing page share it), 20 a minute per IP. */
   lead_form: { limit: 20, windowSeconds: 60, per: 'ip' },
   /** Issue #15: codes requested in the popup, 20 per client IP in 10 minutes, across tenants. */
   signin_email: { limit: 20, windowSeconds: 600, per: 'ip' },

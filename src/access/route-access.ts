@@ -9,7 +9,10 @@ export interface RouteAccess {
   readonly limits: readonly RateLimitName[];
 }
 
-/** The limits SPEC 7 requires of every route of a policy; a route without them fails to start. */
+/**
+ * The limits README.md "Configuration" requires of every route of a policy; a route without them
+ * fails to start.
+ */
 const REQUIRED_LIMIT: Partial<Record<AuthPolicy['kind'], RateLimitName>> = {
   'tenant-key': 'federation',
   'embed-origin': 'embed',

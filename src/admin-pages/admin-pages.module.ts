@@ -24,7 +24,7 @@ const CONTROLLERS = [
   AuditLogPagesController,
 ];
 
-/** The organisation admin area (SPEC 8), over the same services as the admin API. */
+/** The organisation admin area (docs/architecture.md), over the same services as the admin API. */
 @Module({
   imports: [TenantsModule, WebhooksModule, BonusesModule, AuditModule],
   controllers: CONTROLLERS,

@@ -33,9 +33,9 @@ export interface NewBonus {
 }
 
 /**
- * The bonus life of SPEC 3.2: pending → approved (staff or the grace sweep), pending → rejected
- * (staff, or the lead rejected), pending|approved → reversed (conversion reversed). Every change is
- * a conditional UPDATE in the caller's transaction with its event written beside it.
+ * The bonus life of docs/money.md §6: pending → approved (staff or the grace sweep), pending →
+ * rejected (staff, or the lead rejected), pending|approved → reversed (conversion reversed). Every
+ * change is a conditional UPDATE in the caller's transaction with its event written beside it.
  */
 @Injectable()
 export class BonusesService {
@@ -116,7 +116,7 @@ export class BonusesService {
     });
   }
 
-  /** A staff bonus or adjustment (SPEC 2): pending, `source_type` manual, sourced to the actor. */
+  /** A staff bonus or adjustment (docs/money.md §7): pending, `source_type` manual, by the actor. */
   createManual(
     tenant: TenantEntity,
     dto: CreateManualBonusDto,
@@ -154,7 +154,7 @@ export class BonusesService {
     });
   }
 
-  /** A rejected lead takes its pending lead bonuses with it (SPEC 3); caller's transaction. */
+  /** A rejected lead takes its pending lead bonuses with it (docs/money.md §3); caller's transaction. */
   async rejectPendingForLead(tenantId: string, leadId: string): Promise<BonusEntity[]> {
     const rejected = await this.bonuses.rejectPendingBySource(
       tenantId,

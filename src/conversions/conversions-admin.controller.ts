@@ -21,7 +21,7 @@ import {
 export class ConversionsAdminController {
   constructor(private readonly conversions: ConversionsService) {}
 
-  /** The staff equivalent of the federation register (SPEC 2); recorded in the audit log. */
+  /** The staff equivalent of the federation register (docs/money.md §4); in the audit log. */
   @Post('register')
   @HttpCode(200)
   @Admin('manager')

@@ -45,7 +45,7 @@ export class ConversionsController {
     return this.conversions.register(tenant, dto);
   }
 
-  /** The bonuses `register` would create; writes nothing (extends the seed). */
+  /** The bonuses `register` would create; writes nothing. */
   @Post('preview')
   @HttpCode(200)
   @ApiProblems(
@@ -61,7 +61,7 @@ export class ConversionsController {
     return this.conversions.preview(tenant, dto);
   }
 
-  /** Cancels a conversion (return or refund): its bonuses are written off (extends the seed). */
+  /** Cancels a conversion (return or refund): its bonuses are written off. */
   @Post(':conversion_id/reverse')
   @HttpCode(200)
   @ApiProblems(

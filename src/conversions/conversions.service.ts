@@ -41,10 +41,10 @@ export class ConversionsService {
   ) {}
 
   /**
-   * Registers a conversion and pays the cascade (SPEC 3.1), in one transaction. The lead row lock
-   * serialises conversions of one lead, so the same order sent twice (or twenty times at once)
-   * finds the first one and answers with it; the unique (tenant, external_order_id) constraint
-   * settles the rarer race of one order sent for two leads.
+   * Registers a conversion and pays the cascade (docs/money.md §5), in one transaction. The lead
+   * row lock serialises conversions of one lead, so the same order sent twice (or twenty times at
+   * once) finds the first one and answers with it; the unique (tenant, external_order_id)
+   * constraint settles the rarer race of one order sent for two leads.
    */
   register(
     tenant: TenantEntity,

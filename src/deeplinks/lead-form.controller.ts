@@ -17,7 +17,7 @@ export class LeadFormController {
     private readonly leads: LeadsService,
   ) {}
 
-  /** The lead-form widget: a lead for the partner named by `ref` (extends the seed). */
+  /** The lead-form widget: a lead for the partner named by `ref`. */
   @Post()
   @HttpCode(200)
   @EmbedOrigin({ allowOwnOrigin: true })

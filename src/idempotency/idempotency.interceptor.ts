@@ -19,7 +19,7 @@ export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 const TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
- * SPEC 3's `Idempotency-Key` on federation POSTs: the first successful answer is stored and
+ * docs/money.md's `Idempotency-Key` on federation POSTs: the first successful answer is stored and
  * replayed byte for byte (`Idempotent-Replayed: true`) for 24 h per tenant and route; another
  * body under the same key is 422, a duplicate while the first still runs is 409.
  *

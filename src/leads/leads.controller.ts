@@ -35,7 +35,7 @@ export class LeadsController {
     return this.leads.create(tenant, dto, 'federation');
   }
 
-  /** Moves a lead: new → processed, new → rejected, processed → rejected (extends the seed). */
+  /** Moves a lead: new → processed, new → rejected, processed → rejected. */
   @Post(':lead_id/status')
   @HttpCode(200)
   @ApiProblems(

@@ -94,7 +94,7 @@ export class LeadsService {
   }
 
   /**
-   * Moves a lead along SPEC 3's transitions; rejecting it rejects its pending lead bonuses.
+   * Moves a lead along docs/money.md's transitions; rejecting it rejects its pending lead bonuses.
    * `actor` is given for staff requests, which the audit log records.
    */
   changeStatus(

@@ -38,7 +38,7 @@ import { SESSION_TTL_MS, SignInService } from './sign-in.service';
 
 export const SESSION_COOKIE = 'svc_session';
 
-/** The popup's five parameters (SPEC 5): the query of its first page, then hidden form fields. */
+/** The popup's five parameters (docs/embedding.md §4): its first page's query, then hidden fields. */
 const PARAMS: Record<keyof AuthorizeParams, SchemaObject> = {
   client_id: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{1,62}$', description: 'Tenant slug' },
   response_type: { type: 'string', enum: ['code'] },
@@ -75,9 +75,10 @@ const TOO_MANY: [number, string] = [
 ];
 
 /**
- * The popup of seed 4.4 and SPEC 5, on the service's own origin: sign-in by emailed code, consent,
- * then `service:auth-success` (or `service:auth-error`) posted to the opener once per allowed
- * origin. HTML pages, plain form posts; every page is unframeable, uncached and nonce-scripted.
+ * The popup of seed 4.4 and docs/embedding.md §4, on the service's own origin: sign-in by emailed
+ * code, consent, then `service:auth-success` (or `service:auth-error`) posted to the opener once
+ * per allowed origin. HTML pages, plain form posts; every page is unframeable, uncached and
+ * nonce-scripted.
  */
 @ApiTags('popup')
 @Controller('oauth/authorize')

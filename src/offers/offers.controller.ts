@@ -25,7 +25,7 @@ export class OffersController {
     return this.offers.create(tenant.id, dto, actor);
   }
 
-  /** The tenant's offers, newest first (extends SPEC 2). */
+  /** The tenant's offers, newest first (extends README.md, "API overview"). */
   @Get()
   @Admin('viewer')
   @ApiProblems(401, 403, 404)

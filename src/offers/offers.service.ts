@@ -54,7 +54,7 @@ export class OffersService {
     return offer;
   }
 
-  /** The program that pays a lead: its offer's own, else the tenant's default (SPEC 2.1). */
+  /** The program that pays a lead: its offer's own, else the tenant's default (money.md §2). */
   async programFor(tenant: TenantEntity, offerId: string | null): Promise<Program> {
     if (!offerId) return tenant.program;
     const offer = await this.offers.find(tenant.id, offerId);

@@ -28,7 +28,7 @@ export class StaffTokensController {
     return this.credentials.createStaffToken(tenant.id, dto, actor);
   }
 
-  /** The tenant's staff tokens (extends SPEC 2); never the secret. */
+  /** The tenant's staff tokens (extends README.md, "API overview"); never the secret. */
   @Get()
   @Admin('owner')
   @ApiProblems(401, 403, 404)
@@ -36,7 +36,7 @@ export class StaffTokensController {
     return this.credentials.listStaffTokens(tenant.id);
   }
 
-  /** Revokes a staff token; it stops working at once (extends SPEC 2). */
+  /** Revokes a staff token; it stops working at once (extends README.md, "API overview"). */
   @Delete(':token_id')
   @HttpCode(204)
   @Admin('owner')

@@ -28,7 +28,7 @@ export class TenantKeysController {
     return this.credentials.createKey(tenant.id, dto.name, actor);
   }
 
-  /** The tenant's keys by name and creation date (extends SPEC 2); never the secret. */
+  /** The tenant's keys by name and creation date; never the secret. */
   @Get()
   @Admin('owner')
   @ApiProblems(401, 403, 404)

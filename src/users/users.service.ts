@@ -29,7 +29,7 @@ export class UsersService {
   ) {}
 
   /**
-   * The Federation upsert (seed 4.3, SPEC 3), keyed by (tenant, external_id), in one transaction.
+   * The Federation upsert (docs/money.md), keyed by (tenant, external_id), in one transaction.
    * A referrer is set only while the member has none; setting one takes the tenant's tree lock so
    * the cycle check and the move cannot interleave with another change to the network.
    */
@@ -179,9 +179,9 @@ export class UsersService {
 
   /**
    * The subtree below `root`, level by level to `maxDepth`, at most `budget` members in all
-   * (SPEC 4). Each level is one indexed query over the previous level's members that have a
-   * downline at all (the kept `downline_count`: most members have none), so the cost follows what
-   * is returned, never the size of the downline.
+   * (docs/embedding.md §3). Each level is one indexed query over the previous level's members that
+   * have a downline at all (the kept `downline_count`: most members have none), so the cost follows
+   * what is returned, never the size of the downline.
    */
   async subtree(
     root: MemberEntity,
@@ -214,7 +214,7 @@ export class UsersService {
     return this.members.findByEmail(tenantId, email);
   }
 
-  /** Signing in through the popup once clears `claim_required` (SPEC 4). */
+  /** Signing in through the popup once clears `claim_required` (docs/embedding.md §3). */
   markClaimed(tenantId: string, memberId: string): Promise<void> {
     return this.members.markClaimed(tenantId, memberId);
   }

@@ -31,7 +31,7 @@ export class WebhooksAdminController {
     return this.webhooks.put(tenant.id, dto, actor);
   }
 
-  /** The receiver configuration (extends SPEC 2); never the secret. */
+  /** The receiver configuration (extends README.md, "API overview"); never the secret. */
   @Get()
   @Admin('viewer')
   @ApiProblems(401, 403, [404, 'not_found'])

@@ -36,7 +36,7 @@ import {
   WebhookTargetForbiddenError,
 } from './webhook.errors';
 
-/** How long the previous secret keeps signing after a rotation (SPEC 6). */
+/** How long the previous secret keeps signing after a rotation (docs/webhooks.md). */
 const PREVIOUS_SECRET_MS = 24 * 60 * 60 * 1000;
 
 /**

@@ -18,7 +18,8 @@ import { WidgetManifestResponse, WidgetOriginCheckResponse } from './dto/widget.
 import { LATEST_CACHE_CONTROL, VERSIONED_CACHE_CONTROL, WidgetAsset } from './widget-asset';
 
 /**
- * The embeddable widgets (SPEC 8): `GET /embed/v1/widget.js` (the current build, short cache) and
+ * The embeddable widgets (docs/architecture.md): `GET /embed/v1/widget.js` (the current build,
+ * short cache) and
  * `GET /embed/v1/widget.<version>.js` (one build, immutable, for `integrity`), their manifest, and
  * the origin check the script uses to tell a refused origin from an outage.
  */

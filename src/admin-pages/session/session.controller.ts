@@ -17,8 +17,8 @@ import { chooserPage, signInAgainPage, signInPage } from './session.views';
 
 /**
  * Signing in and out of the admin pages, and `/org` itself: a staff token (or the platform admin
- * token) is exchanged for the `svc_admin` session cookie (SPEC 8). The sign-in form carries a
- * pre-session token (login CSRF, docs/security.md).
+ * token) is exchanged for the `svc_admin` session cookie (docs/architecture.md). The sign-in form
+ * carries a pre-session token (login CSRF, docs/security.md).
  */
 @ApiTags('admin-pages')
 @Controller('org')

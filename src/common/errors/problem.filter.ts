@@ -19,9 +19,10 @@ import { PROBLEM_CONTENT_TYPE, Problem, problem } from './problem';
 import { isDatabaseUnavailable, mapPgError } from './pg-errors';
 
 /**
- * The one place errors become responses (ARCHITECTURE "one error path"): DomainErrors, Nest's HTTP
- * exceptions (body-parser failures arrive as DomainErrors, see json-body.ts) and PostgreSQL errors all leave as problem+json. Anything
- * unexpected is logged with its stack and answered `500 internal_error`, nothing more.
+ * The one place errors become responses (docs/architecture.md, "Request pipeline"): DomainErrors,
+ * Nest's HTTP exceptions (body-parser failures arrive as DomainErrors, see json-body.ts) and
+ * PostgreSQL errors all leave as problem+json. Anything unexpected is logged with its stack and
+ * answered `500 internal_error`, nothing more.
  */
 /**
  * Headers an error answer needs that only a feature can tell (the Embed APIs' CORS on errors raised

@@ -14,9 +14,10 @@ export class RateLimitedError extends DomainError {
 }
 
 /**
- * Fixed-window request limits kept in Redis, so they hold across instances (SPEC 7). RATE_LIMITS
- * =off lifts them; with Redis unreachable they fail open (availability over the limit), and the
- * sign-in code limits never depend on this (they are counted in Postgres).
+ * Fixed-window request limits kept in Redis, so they hold across instances (README.md,
+ * "Configuration"). RATE_LIMITS =off lifts them; with Redis unreachable they fail open
+ * (availability over the limit), and the sign-in code limits never depend on this (they are counted
+ * in Postgres).
  */
 @Injectable()
 export class RateLimiter {
