@@ -75,9 +75,9 @@ const TOO_MANY: [number, string] = [
 ];
 
 /**
- * The popup of seed 4.4 and docs/embedding.md §4, on the service's own origin: sign-in by emailed
- * code, consent, then `service:auth-success` (or `service:auth-error`) posted to the opener once
- * per allowed origin. HTML pages, plain form posts; every page is unframeable, uncached and
+ * The popup (docs/embedding.md §4), on the service's own origin: sign-in by emailed code,
+ * consent, then `service:auth-success` (or `service:auth-error`) posted to the opener once per
+ * allowed origin. HTML pages, plain form posts; every page is unframeable, uncached and
  * nonce-scripted.
  */
 @ApiTags('popup')

@@ -45,7 +45,7 @@ export interface SignedHeadersInput {
 }
 
 /**
- * The request headers of one delivery attempt: the service's own (seed 5 and docs/webhooks.md) and,
+ * The request headers of one delivery attempt: the service's own (docs/webhooks.md) and,
  * beside them, the Standard Webhooks ones (https://www.standardwebhooks.com): `webhook-id` is the
  * event id (the same on every attempt: the receiver's idempotency key), `webhook-timestamp` the
  * attempt's unix seconds (= `X-Service-Timestamp`), `webhook-signature` the signature with the
