@@ -1,7 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
-import type { IncomingMessage } from 'node:http';
 import { BullModule } from '@nestjs/bull';
 import { AdminPagesModule } from './admin-pages/admin-pages.module';
 import { AuditModule } from './audit/audit.module';
@@ -11,12 +10,14 @@ import { DeeplinksModule } from './deeplinks/deeplinks.module';
 import { DemoModule } from './demo/demo.module';
 import { EmbedModule } from './embed/embed.module';
 import { EventsModule } from './events/events.module';
+import { FastLanesModule } from './fast-lanes/fast-lanes.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { LeadsModule } from './leads/leads.module';
 import { OauthModule } from './oauth/oauth.module';
 import { OffersModule } from './offers/offers.module';
 import { AccessModule } from './access/access.module';
 import { ProblemFilter } from './common/errors/problem.filter';
+import { httpLogOptions } from './common/http/http-log';
 import { NoBodyInterceptor } from './common/http/no-body.interceptor';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -30,23 +31,6 @@ import { UsersModule } from './users/users.module';
 import { WebhooksModule, WebhooksWorkerModule } from './webhooks/webhooks.module';
 import { WidgetModule } from './widget/widget.module';
 
-/**
- * Request headers whose values are credentials: the ones the service reads (`Authorization`,
- * `Cookie`, `X-Service-Tenant-Key`) and the usual names a client may send a key or token under.
- */
-const CREDENTIAL_HEADERS = [
-  'authorization',
-  'proxy-authorization',
-  'cookie',
-  'x-service-tenant-key',
-  'x-tenant-key',
-  'x-api-key',
-  'x-auth-token',
-  'x-access-token',
-  'x-admin-token',
-  'x-csrf-token',
-];
-
 @Module({})
 export class AppModule {
   /** The whole service for one validated config; `main.ts`, the CLI and the tests all use it. */
@@ -55,22 +39,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        LoggerModule.forRoot({
-          pinoHttp: {
-            level: config.logLevel,
-            genReqId: (req: IncomingMessage) => req.id,
-            // No working credential in the log (docs/security.md): request credentials and the
-            // cookies the answer sets (a sign-in's Set-Cookie is a live session).
-            redact: {
-              paths: [
-                ...CREDENTIAL_HEADERS.map((h) => `req.headers["${h}"]`),
-                'res.headers["set-cookie"]',
-              ],
-              censor: '[Redacted]',
-            },
-            autoLogging: { ignore: (req) => /^\/(health|metrics)/.test(req.url ?? '') },
-          },
-        }),
+        LoggerModule.forRoot({ pinoHttp: httpLogOptions(config) }),
         DatabaseModule,
         AccessModule,
         RedisModule,
@@ -92,6 +61,7 @@ export class AppModule {
         WidgetModule,
         DemoModule,
         AdminPagesModule,
+        FastLanesModule,
         HousekeepingModule,
         // Queue consumers and timers run only where PROCESS_ROLE asks for a worker.
         ...(config.processRole === 'api'

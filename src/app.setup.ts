@@ -7,7 +7,6 @@ import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { validationExceptionFactory } from './common/errors/validation';
-import { headersSetBy, installFastLanes } from './common/http/fast-lane';
 import { FORM_PATHS, formBodyMiddlewares } from './common/http/form-body';
 import { answerClientErrors, requestTargetMiddleware } from './common/http/hostile-input';
 import { jsonBodyMiddlewares } from './common/http/json-body';
@@ -15,8 +14,7 @@ import { requestIdMiddleware } from './common/http/request-id';
 import { httpMetricsMiddleware } from './common/metrics/http-metrics';
 import { AppConfig } from './config/app-config';
 import { expressTrustProxy } from './config/trust-proxy';
-import { ShortLinkLane } from './deeplinks/short-link.lane';
-import { EmbedReadLane } from './embed/embed-read.lane';
+import { FastLanes, headersSetBy } from './fast-lanes/fast-lanes';
 
 /**
  * Builds the HTTP application exactly as production runs it. `main.ts` and the end-to-end tests
@@ -39,9 +37,10 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   // so /oauth gets helmet without Cross-Origin-Opener-Policy.
   const headers = helmet();
   const popupHeaders = helmet({ crossOriginOpenerPolicy: false });
+  const securityHeaders = (path: string) => (path.startsWith('/oauth/') ? popupHeaders : headers);
   app.use(requestIdMiddleware, httpMetricsMiddleware);
   app.use((req: Request, res: Response, next: NextFunction) =>
-    (req.path.startsWith('/oauth/') ? popupHeaders : headers)(req, res, next),
+    securityHeaders(req.path)(req, res, next),
   );
   // Control characters, unpaired surrogates, bad escapes or overlong text in the path or query:
   // 400 before anything reads them (common/http/hostile-input.ts).
@@ -49,17 +48,21 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   // The HTML pages (popup, landing page, admin pages) post plain forms, and nothing else.
   app.use(FORM_PATHS, ...formBodyMiddlewares());
   app.use(...jsonBodyMiddlewares());
-  app.useGlobalPipes(
-    new ValidationPipe({
-      whitelist: true,
-      forbidNonWhitelisted: true,
-      transform: true,
-      exceptionFactory: validationExceptionFactory,
-    }),
-  );
+  const validation = new ValidationPipe({
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    transform: true,
+    exceptionFactory: validationExceptionFactory,
+  });
+  app.useGlobalPipes(validation);
   setupOpenApi(app, config);
-  // The hottest public reads' successful answers, ahead of Express (docs/architecture.md).
-  installFastLanes(app, [app.get(ShortLinkLane), app.get(EmbedReadLane)], headersSetBy(headers));
+  // The `@FastLane()` routes, answered ahead of Express from the same definitions, pipe and
+  // security headers (docs/architecture.md, "Fast lanes").
+  const captured = { api: headersSetBy(headers), popup: headersSetBy(popupHeaders) };
+  app.get(FastLanes).install(app, {
+    validation,
+    securityHeaders: (path) => (securityHeaders(path) === headers ? captured.api : captured.popup),
+  });
   // What Node's HTTP parser refuses (a target or headers over 16 KiB) is a problem document too.
   answerClientErrors(app.getHttpServer());
   app.enableShutdownHooks();

@@ -70,7 +70,7 @@ export class AccessService {
         throw new ForbiddenError('This route is not open to any credential.');
       case 'public':
         await this.count(route.limits, undefined, ip);
-        return PUBLIC;
+        return this.needsNothing(route) ?? PUBLIC;
       case 'tenant-key': {
         const principal = await this.tenantKey(credentials.tenantKey);
         await this.count(route.limits, principal.tenant?.id, ip);
@@ -99,6 +99,15 @@ export class AccessService {
         }
       }
     }
+  }
+
+  /**
+   * The principal of a route that takes no credential and counts no limit (a public page), known
+   * before any request: a fast lane answers it without the promise of `authorize`. Undefined for
+   * every other route.
+   */
+  needsNothing(route: RouteAccess): Principal | undefined {
+    return route.policy?.kind === 'public' && route.limits.length === 0 ? PUBLIC : undefined;
   }
 
   /** `X-Service-Tenant-Key`: an active key decides the tenant; else `401 invalid_tenant_key`. */

@@ -8,7 +8,6 @@ import { DeeplinksService } from './deeplinks.service';
 import { LeadFormController } from './lead-form.controller';
 import { ReferralLinkController } from './referral-link.controller';
 import { LandingLookup, LandingRefusalFilter, ShortLinkController } from './short-link.controller';
-import { ShortLinkLane } from './short-link.lane';
 
 /** Referral short links, their landing page, and the lead form that takes a signed ref. */
 @Module({
@@ -18,7 +17,6 @@ import { ShortLinkLane } from './short-link.lane';
     DeeplinksRepository,
     DeeplinksService,
     ClickCounter,
-    ShortLinkLane,
     LandingLookup,
     LandingRefusalFilter,
   ],

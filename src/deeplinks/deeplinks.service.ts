@@ -101,20 +101,21 @@ export class DeeplinksService {
 
   /** Counts the click and says where the link leads; undefined for an unknown code. */
   async follow(code: string): Promise<LinkDestination | undefined> {
-    const destination = this.destinations.get(code) ?? (await this.load(code));
-    if (destination) this.clicks.record(destination.link);
-    return destination;
+    const cached = this.followCached(code);
+    if (cached) return cached;
+    const loaded = await this.load(code);
+    if (loaded) this.clicks.record(loaded.link);
+    return loaded;
   }
 
   /**
-   * The redirect of a link already in memory, its click counted; undefined when the link is not
-   * cached or leads to the landing page (then `follow` answers it). Synchronous: the fast path.
+   * Where a link already in memory leads, its click counted; undefined when it is not (then
+   * `follow` reads it). Synchronous: a followed link's redirect waits for nothing.
    */
-  followCachedRedirect(code: string): string | undefined {
+  followCached(code: string): LinkDestination | undefined {
     const destination = this.destinations.get(code);
-    if (destination?.kind !== 'redirect') return undefined;
-    this.clicks.record(destination.link);
-    return destination.location;
+    if (destination) this.clicks.record(destination.link);
+    return destination;
   }
 
   private async load(code: string): Promise<LinkDestination | undefined> {

@@ -16,6 +16,7 @@ import { Public } from '../access/access.decorators';
 import { RateLimit } from '../access/rate-limits';
 import { DomainError, ValidationFailedError } from '../common/errors/domain-error';
 import { ApiFormBody, ApiHtmlPages, ApiRedirect } from '../common/http/html-openapi';
+import { FastLane } from '../fast-lanes/fast-lane.decorator';
 import { serverErrorPage } from '../common/pages/error-page';
 import { FormBody, FormText } from '../common/pages/form';
 import { type HtmlPage, PageException, Redirect } from '../common/pages/page';
@@ -26,7 +27,7 @@ import { LeadsService } from '../leads/leads.service';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { TenantsService } from '../tenants/tenants.service';
 import type { DeeplinkEntity } from './deeplink.entity';
-import { DeeplinksService } from './deeplinks.service';
+import { DeeplinksService, type LinkDestination } from './deeplinks.service';
 import { landingPage, linkNotFoundPage, thankYouPage } from './landing-page';
 
 const CODE_PATTERN = /^[A-Za-z0-9]{8}$/;
@@ -89,6 +90,15 @@ const CODE = {
   schema: { type: 'string' as const, pattern: '^[A-Za-z0-9]{8}$' },
 };
 
+/** Where a short link leads, as its answer: the redirect, the landing page, or not found. */
+function answerFor(destination: LinkDestination | undefined): HtmlPage | Redirect {
+  if (!destination) return linkNotFoundPage();
+  if (destination.kind === 'redirect') {
+    return new Redirect(destination.location, 302, { headers: { 'Cache-Control': 'no-store' } });
+  }
+  return landingPage(destination.tenant, destination.link);
+}
+
 /**
  * Short links (SPEC 5): a click is recorded, then a 302 to the target with `ref`, or the
  * service's landing page with the recommendation, the promo code and a lead form that works
@@ -106,24 +116,23 @@ export class ShortLinkController {
   ) {}
 
   @Get(':code')
+  @FastLane()
   @ApiOperation({
     summary: 'Follows a short link: a redirect, or the landing page',
     description:
       "Counts the click. A link to the tenant's website (or a `link_templates` target) redirects " +
       'there with `ref` added; any other link renders the landing page with the recommendation, ' +
       'the promo code and a lead form posting to `/s/{code}/lead`. Never cached. A followed ' +
-      'redirect is answered from memory ahead of the framework (fast lane), with the same answer.',
+      'link is answered from memory, ahead of the framework (fast lane), with the same answer.',
   })
   @ApiParam(CODE)
   @ApiRedirect(302, 'The target, with `ref` added', 'https://acme.example/?ref=<signed ref>')
   @ApiHtmlPages([200, 'The landing page with its lead form'], [404, 'Link not found'])
-  async follow(@Param('code') code: string): Promise<HtmlPage | Redirect> {
-    const destination = CODE_PATTERN.test(code) ? await this.links.follow(code) : undefined;
-    if (!destination) return linkNotFoundPage();
-    if (destination.kind === 'redirect') {
-      return new Redirect(destination.location, 302, { headers: { 'Cache-Control': 'no-store' } });
-    }
-    return landingPage(destination.tenant, destination.link);
+  follow(@Param('code') code: string): HtmlPage | Redirect | Promise<HtmlPage | Redirect> {
+    if (!CODE_PATTERN.test(code)) return linkNotFoundPage();
+    // A followed link is in memory: its answer waits for nothing (the fast lane's hot path).
+    const cached = this.links.followCached(code);
+    return cached ? answerFor(cached) : this.links.follow(code).then(answerFor);
   }
 
   /** The landing page's form post: a lead with source `referral_link`. */

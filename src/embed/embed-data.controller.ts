@@ -3,6 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { CurrentTenant, EmbedOrigin } from '../access/access.decorators';
 import { RateLimit } from '../access/rate-limits';
 import { ApiProblems } from '../common/errors/problem.response';
+import { FastLane } from '../fast-lanes/fast-lane.decorator';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import {
   EmbedLeadsQueryDto,
@@ -26,7 +27,10 @@ const PROBLEMS = [
   [404, 'tenant_not_found'],
 ] as [number, string][];
 
-/** The widget reads (seed 4.1): no bearer, gated by `?tenant=` and the request's Origin. */
+/**
+ * The widget reads (seed 4.1): no bearer, gated by `?tenant=` and the request's Origin. Every page
+ * view of a page with a widget reads here, so each read is also a fast lane (`@FastLane()`).
+ */
 @ApiTags('embed')
 @Controller('embed/v1/data')
 @EmbedOrigin()
@@ -36,6 +40,7 @@ export class EmbedDataController {
 
   /** The partner's cabinet: KPIs, the 5 newest leads and the 10 newest transactions. */
   @Get('cabinet/:user_id')
+  @FastLane()
   @ApiProblems(...PROBLEMS)
   cabinet(
     @CurrentTenant() tenant: TenantEntity,
@@ -47,6 +52,7 @@ export class EmbedDataController {
 
   /** Totals in the tenant currency, one account per currency, and paginated transactions. */
   @Get('bonuses/:user_id')
+  @FastLane()
   @ApiProblems(...PROBLEMS)
   bonuses(
     @CurrentTenant() tenant: TenantEntity,
@@ -58,6 +64,7 @@ export class EmbedDataController {
 
   /** The partner's referred leads, newest first, filtered by status. */
   @Get('leads/:user_id')
+  @FastLane()
   @ApiProblems(...PROBLEMS)
   leads(
     @CurrentTenant() tenant: TenantEntity,
@@ -69,6 +76,7 @@ export class EmbedDataController {
 
   /** The downline level by level to max_depth (1–20), at most 1000 nodes. */
   @Get('referral-tree/:user_id')
+  @FastLane()
   @ApiProblems(...PROBLEMS)
   tree(
     @CurrentTenant() tenant: TenantEntity,
@@ -80,6 +88,7 @@ export class EmbedDataController {
 
   /** The partner's direct referrals, newest first. */
   @Get('partners/:user_id')
+  @FastLane()
   @ApiProblems(...PROBLEMS)
   partners(
     @CurrentTenant() tenant: TenantEntity,

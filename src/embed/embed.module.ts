@@ -6,13 +6,12 @@ import { TenantsModule } from '../tenants/tenants.module';
 import { UsersModule } from '../users/users.module';
 import { EmbedDataController } from './embed-data.controller';
 import { EmbedDataService } from './embed-data.service';
-import { EmbedReadLane } from './embed-read.lane';
 
 /** The Embed Data API (widgets' reads) and the CORS rules of every /embed path. */
 @Module({
   imports: [TenantsModule, UsersModule, LeadsModule, BonusesModule],
   controllers: [EmbedDataController],
-  providers: [EmbedDataService, EmbedReadLane],
+  providers: [EmbedDataService],
 })
 export class EmbedModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

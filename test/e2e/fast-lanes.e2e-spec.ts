@@ -1,24 +1,35 @@
 import { Logger } from '@nestjs/common';
-import { EmbedReadLane } from '../../src/embed/embed-read.lane';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Response } from 'supertest';
+import type Redis from 'ioredis';
+import { AccessService } from '../../src/access/access.service';
+import { FastLanes } from '../../src/fast-lanes/fast-lanes';
+import { REDIS } from '../../src/redis/redis.token';
 import { createLead, registerConversion } from '../factories/money.factory';
 import { createTenant, TestTenant } from '../factories/tenants.factory';
 import { createChain, UpsertedUser } from '../factories/users.factory';
 import { createTestApp, TestApp } from '../utils/create-test-app';
 
 /**
- * The embed read lane (src/embed/embed-read.lane.ts) answers the five widget reads' successes
- * ahead of Express. Its answers must be the pipeline's, byte for byte and header for header, and
- * every refusal must still come from the pipeline.
+ * The `@FastLane()` routes (src/fast-lanes/) are answered ahead of Express from the routes' own
+ * definitions. For the same request, the lane and the pipeline must answer the same status,
+ * headers and body; whatever the lane does not take (a refusal, an error) is handed to the
+ * pipeline, which answers it as it would anyway.
  */
-describe('fast lanes: the embed reads', () => {
+describe('fast lanes: the lane and the pipeline answer alike', () => {
   let t: TestApp;
+  let lanes: FastLanes;
   let tenant: TestTenant;
   let origin: string;
   let chain: UpsertedUser[];
+  /** What the lanes did with each request: answered (true) or handed on (false). */
   let served: boolean[];
+  /** Lane routes the cases below went through, to check that every one is covered. */
+  const covered = new Set<string>();
 
   beforeAll(async () => {
     t = await createTestApp({ RATE_LIMITS: 'on' });
+    lanes = t.app.get(FastLanes);
     tenant = await createTenant(t);
     origin = `https://${tenant.slug}.example`;
     chain = await createChain(t, tenant.key, 3);
@@ -28,118 +39,185 @@ describe('fast lanes: the embed reads', () => {
       amount_kopecks: 50_000,
       external_order_id: 'lane-1',
     });
-    // What the lane did with each request: answered (true) or handed on (false).
-    const lane = t.app.get<EmbedReadLane, { answer: (...args: unknown[]) => Promise<boolean> }>(
-      EmbedReadLane,
-    );
-    const answer = lane.answer.bind(lane);
-    jest.spyOn(lane, 'answer').mockImplementation(async (...args) => {
-      const done = await answer(...args);
-      served.push(done);
-      return done;
+    const handle = lanes.handle.bind(lanes);
+    jest.spyOn(lanes, 'handle').mockImplementation((req, res) => {
+      const answered = handle(req, res);
+      if (typeof answered === 'boolean') served.push(answered);
+      else void answered.then((done) => served.push(done));
+      return answered;
     });
   });
   beforeEach(() => (served = []));
   afterAll(() => t.close());
 
-  const get = (path: string, from = origin) => t.http().get(path).set('Origin', from);
-  /** Headers that differ between any two answers, whoever writes them. */
-  const comparable = (headers: Record<string, string>) => {
-    const rest = { ...headers };
-    for (const name of ['date', 'x-request-id', 'connection', 'keep-alive']) delete rest[name];
-    return rest;
+  /** The request through the pipeline only: the lanes step aside for it. */
+  const viaPipeline = <T>(send: () => Promise<T>): Promise<T> => {
+    jest
+      .mocked(lanes.handle)
+      .mockImplementationOnce((_req: IncomingMessage, _res: ServerResponse) => false);
+    return send();
   };
+  /** Status, headers and body, without what differs between any two answers. */
+  const comparable = (res: Response) => {
+    const headers = { ...res.headers } as Record<string, string>;
+    for (const name of ['date', 'x-request-id', 'connection', 'keep-alive']) delete headers[name];
+    // Seconds left in a rate limit's window: the two answers may be a second apart.
+    if (headers['retry-after']) headers['retry-after'] = 'a second or more';
+    // A page's CSP nonce is new in every answer.
+    const nonce = /'nonce-([^']+)'/.exec(headers['content-security-policy'] ?? '')?.[1];
+    const scrub = (text: string) => (nonce ? text.split(nonce).join('<nonce>') : text);
+    if (headers['content-security-policy']) {
+      headers['content-security-policy'] = scrub(headers['content-security-policy']);
+    }
+    return { status: res.status, headers, body: scrub(res.text ?? '') };
+  };
+  const embed =
+    (path: string, from = origin) =>
+    () =>
+      t.http().get(path).set('Origin', from).set('X-Request-Id', 'lane-test-1');
+
+  /** Sends the request twice, through the lane and through the pipeline, and compares. */
+  async function same(send: () => Promise<Response>, lane: 'answers' | 'hands on') {
+    served = [];
+    const first = await send();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(served).toEqual([lane === 'answers']);
+    const second = await viaPipeline(send);
+    expect(comparable(first)).toEqual(comparable(second));
+    if (lane === 'answers') expect(first.headers['x-request-id']).toBe('lane-test-1');
+    return first;
+  }
 
   it.each([
-    ['cabinet', '', ''],
-    ['bonuses', '&page=1&page_size=5', '&page=01&page_size=5'],
-    ['leads', '&status=all&locale=en', '&status=all&locale=en&page=1.0'],
-    ['referral-tree', '&max_depth=2', '&max_depth=02'],
-    ['partners', '&page_size=20', '&page_size=020'],
-  ])(
-    '%s: the lane answers exactly what the pipeline answers',
-    async (read, laneQuery, pipelineQuery) => {
-      const member = read === 'cabinet' || read === 'leads' ? chain[1] : chain[0];
-      const viaLane = await get(
-        `/embed/v1/data/${read}/${member.memberId}?tenant=${tenant.slug}${laneQuery}`,
-      );
-      expect(served).toEqual([true]);
-      // A query the lane does not parse (a leading zero) or a path in other case: the pipeline.
-      const viaPipeline = await get(
-        pipelineQuery
-          ? `/embed/v1/data/${read}/${member.memberId}?tenant=${tenant.slug}${pipelineQuery}`
-          : `/EMBED/v1/data/${read}/${member.memberId}?tenant=${tenant.slug}`,
-      );
-      expect(served).toEqual([true]);
-      expect(viaLane.status).toBe(200);
-      expect(viaPipeline.status).toBe(200);
-      expect(viaLane.text).toBe(viaPipeline.text);
-      expect(comparable(viaLane.headers)).toEqual(comparable(viaPipeline.headers));
-      expect(viaLane.headers['x-request-id']).toMatch(/^[0-9A-Z]{26}$/);
-    },
-  );
+    ['cabinet', ''],
+    ['bonuses', '&page=1&page_size=5'],
+    ['bonuses', '&page=01&page_size=5'],
+    ['leads', '&status=all&locale=en'],
+    ['leads', '&status=converted&locale=ru-RU'],
+    ['referral-tree', '&max_depth=2'],
+    ['referral-tree', '&max_depth=02'],
+    ['partners', '&page_size=20'],
+  ])('%s%s: the lane answers what the pipeline answers', async (read, query) => {
+    const member = read === 'cabinet' || read === 'leads' ? chain[1] : chain[0];
+    const path = `/embed/v1/data/${read}/${member.memberId}?tenant=${tenant.slug}${query}`;
+    const res = await same(embed(path), 'answers');
+    expect(res.status).toBe(200);
+    covered.add(`GET /embed/v1/data/${read}/:user_id`);
+  });
 
-  it('hands every refusal to the pipeline, which answers with its problem document', async () => {
+  it('hands every refusal to the pipeline, which answers it as it would anyway', async () => {
+    const member = chain[0].memberId;
+    const read = (query: string, id = member) =>
+      `/embed/v1/data/leads/${id}?tenant=${tenant.slug}${query}`;
     const cases: [string, string, number, string][] = [
+      [read(''), 'https://evil.example', 403, 'origin_not_allowed'],
+      [read('', 'mbr_unknown'), origin, 404, 'user_not_found'],
+      [`/embed/v1/data/cabinet/${member}?tenant=no-such-tenant`, origin, 404, 'tenant_not_found'],
+      [`/embed/v1/data/cabinet/${member}`, origin, 400, 'validation_failed'],
+      [read('&status=lost'), origin, 400, 'validation_failed'],
+      [read('&page=0'), origin, 400, 'validation_failed'],
+      [read('&extra=1'), origin, 400, 'validation_failed'],
+      [read('&tenant=again'), origin, 400, 'validation_failed'],
       [
-        `/embed/v1/data/cabinet/${chain[0].memberId}?tenant=${tenant.slug}`,
-        'https://evil.example',
-        403,
-        'origin_not_allowed',
-      ],
-      [`/embed/v1/data/cabinet/mbr_unknown?tenant=${tenant.slug}`, origin, 404, 'user_not_found'],
-      [
-        `/embed/v1/data/cabinet/${chain[0].memberId}?tenant=no-such-tenant`,
-        origin,
-        404,
-        'tenant_not_found',
-      ],
-      [
-        `/embed/v1/data/leads/${chain[0].memberId}?tenant=${tenant.slug}&status=lost`,
-        origin,
-        400,
-        'validation_failed',
-      ],
-      [
-        `/embed/v1/data/referral-tree/${chain[0].memberId}?tenant=${tenant.slug}&max_depth=21`,
-        origin,
-        400,
-        'validation_failed',
-      ],
-      [
-        `/embed/v1/data/partners/${chain[0].memberId}?tenant=${tenant.slug}&extra=1`,
+        `/embed/v1/data/referral-tree/${member}?tenant=${tenant.slug}&max_depth=21`,
         origin,
         400,
         'validation_failed',
       ],
     ];
     for (const [path, from, status, code] of cases) {
-      const res = await get(path, from);
+      const res = await same(embed(path, from), 'hands on');
       expect({ path, status: res.status, code: res.body.code }).toEqual({ path, status, code });
       expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
       expect(res.headers['vary']).toMatch(/Origin/);
     }
-    // Paths that only look like a read (inherited property names included) are not the lane's:
-    // handed on quietly, not by a lane that failed.
+  });
+
+  it('hands on the 429 of the rate limit, which both roads count by the one declaration', async () => {
+    // The route's `@RateLimit('embed')`: 600 a minute per client IP and tenant. Spend the
+    // minute's budget of this client, then ask once more on each road.
+    const second = new Date().getSeconds();
+    if (second > 50) await new Promise((r) => setTimeout(r, (61 - second) * 1000));
+    // A tenant of its own, so that the other cases keep their budget.
+    const other = await createTenant(t);
+    const [member] = await createChain(t, other.key, 1);
+    const redis = t.app.get<Redis>(REDIS);
+    const window = Math.floor(Date.now() / 60_000);
+    for (const ip of ['::ffff:127.0.0.1', '127.0.0.1', '::1']) {
+      const key = `${t.config.queuePrefix}:rl:embed:${other.orgId}:${ip}:${window}`;
+      await redis.set(key, '600', 'EX', 61);
+    }
+    const from = `https://${other.slug}.example`;
+    const path = `/embed/v1/data/partners/${member.memberId}?tenant=${other.slug}`;
+    const limited = await same(embed(path, from), 'hands on');
+    expect(limited.status).toBe(429);
+    expect(limited.body.code).toBe('rate_limited');
+    expect(limited.headers['access-control-allow-origin']).toBe(from);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  });
+
+  it('short links: a redirect, cached or not, a landing page and an unknown code, alike', async () => {
+    const link = await t
+      .http()
+      .post(`/embed/v1/data/referral-link?tenant=${tenant.slug}`)
+      .set('Origin', origin)
+      .set('Authorization', `Bearer ${tokenFor(chain[0].memberId)}`)
+      .send({ target_type: 'website', target_id: `${origin}/shop?utm=a%20b` });
+    expect(link.status).toBe(200);
+    const follow = (code: string) => () =>
+      t.http().get(`/s/${code}`).set('X-Request-Id', 'lane-test-1').redirects(0);
+    const first = await same(follow(link.body.code), 'answers');
+    expect(first.status).toBe(302);
+    expect(first.headers['location']).toBe(`${origin}/shop?utm=a%20b&ref=${link.body.signed_ref}`);
+    expect(first.headers['cache-control']).toBe('no-store');
+    await same(follow(link.body.code), 'answers'); // from memory now
+    // A landing page (an offer link with no template): the page, its CSP and nonce, alike.
+    const offer = await t
+      .http()
+      .post(`/embed/v1/data/referral-link?tenant=${tenant.slug}`)
+      .set('Origin', origin)
+      .set('Authorization', `Bearer ${tokenFor(chain[0].memberId)}`)
+      .send({ target_type: 'offer', target_id: 'summer', recommendation_text: 'Try <this>' });
+    expect(offer.status).toBe(200);
+    const landing = await same(follow(offer.body.code), 'answers');
+    expect(landing.status).toBe(200);
+    expect(landing.text).toContain('Try &lt;this>');
+    const unknown = await same(follow('ZZZZZZZZ'), 'answers');
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers['content-type']).toMatch(/^text\/html/);
+    covered.add('GET /s/:code');
+  });
+
+  it('covers every lane route', () => {
+    expect([...covered].sort()).toEqual([...lanes.patterns].sort());
+  });
+
+  it('leaves other paths alone, quietly', async () => {
     const warn = jest.spyOn(Logger.prototype, 'warn');
     for (const name of ['constructor', '__proto__', 'toString', 'cabinet']) {
-      const res = await get(`/embed/v1/data/${name}/?tenant=${tenant.slug}`);
+      const res = await t.http().get(`/embed/v1/data/${name}/?tenant=${tenant.slug}`);
       expect({ name, status: res.status }).toEqual({ name, status: 404 });
     }
-    const inherited = await get(
-      `/embed/v1/data/constructor/${chain[0].memberId}?tenant=${tenant.slug}`,
-    );
+    const inherited = await t
+      .http()
+      .get(`/embed/v1/data/constructor/${chain[0].memberId}?tenant=${tenant.slug}`);
     expect(inherited.status).toBe(404);
+    const wrongCase = await t
+      .http()
+      .get(`/EMBED/v1/data/cabinet/${chain[1].memberId}?tenant=${tenant.slug}`)
+      .set('Origin', origin);
+    expect(wrongCase.status).toBe(200); // Express matches paths without case; the lane leaves it
     expect(warn.mock.calls.filter(([, message]) => String(message).includes('fast lane'))).toEqual(
       [],
     );
     warn.mockRestore();
-    // The lane answered none of them (it handed on those it parsed).
+    await new Promise((resolve) => setImmediate(resolve));
     expect(served.every((done) => done === false)).toBe(true);
   });
 
   it('counts its answers in the HTTP metrics under the route pattern', async () => {
-    await get(`/embed/v1/data/cabinet/${chain[1].memberId}?tenant=${tenant.slug}`).expect(200);
+    await embed(`/embed/v1/data/cabinet/${chain[1].memberId}?tenant=${tenant.slug}`)().expect(200);
+    await new Promise((resolve) => setImmediate(resolve));
     expect(served).toEqual([true]);
     const metrics = await t.http().get('/metrics');
     const line = metrics.text
@@ -151,4 +229,8 @@ describe('fast lanes: the embed reads', () => {
       );
     expect(Number(line?.split(' ')[1])).toBeGreaterThanOrEqual(1);
   });
+
+  function tokenFor(memberId: string): string {
+    return t.app.get(AccessService).issueEmbedToken(tenant.orgId, memberId).token;
+  }
 });

@@ -151,8 +151,8 @@ export function sendErrorPage(
 /**
  * First in the pipeline after the request id: refuses a hostile request target (see
  * requestTargetProblem) with `400 validation_failed`, or an HTML 400 page on the HTML surfaces.
- * The fast lanes hand such requests to the pipeline untouched (fast-lane.ts), so this is the one
- * place they are answered.
+ * The fast lanes hand such requests to the pipeline untouched (src/fast-lanes/fast-lanes.ts), so
+ * this is the one place they are answered.
  */
 export function requestTargetMiddleware(req: Request, res: Response, next: NextFunction): void {
   const problem = requestTargetProblem(req.url);

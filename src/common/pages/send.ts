@@ -3,6 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { render } from 'preact-render-to-string';
 import { type PageResult, Redirect } from './page';
 
+/** Express's own URL encoder for `Location` (res.location uses it); the package has no types. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const encodeUrl = require('encodeurl') as (url: string) => string;
+
 /**
  * SPEC 5's page headers: no framing, no caching, and a Content-Security-Policy that runs only
  * this response's nonce (plus, for the demo, scripts of the service's own origin).
@@ -16,26 +20,51 @@ export function pageSecurityPolicy(nonce: string, scriptsFromSelf = false): stri
 }
 
 /**
- * Puts `result`'s status and headers on `res` and returns the body to send: the rendered
- * document (JSX, escaped by preact-render-to-string), or nothing for a redirect.
+ * What `result` answers, as plain data: its status, headers in the order they are set (a
+ * `Set-Cookie` per cookie), headers the answer must not carry, and the rendered document (JSX,
+ * escaped by preact-render-to-string), or no body for a redirect. PageInterceptor and the fast
+ * lanes both send this.
  */
-export function prepareResult(res: Response, result: PageResult): string | undefined {
-  for (const cookie of result.init.cookies ?? []) res.append('Set-Cookie', cookie);
-  for (const [name, value] of Object.entries(result.init.headers ?? {})) {
-    res.setHeader(name, value);
-  }
-  res.status(result.status);
+export function pageAnswer(result: PageResult): {
+  status: number;
+  headers: [string, string][];
+  omit: string[];
+  body?: string;
+} {
+  const headers: [string, string][] = [
+    ...(result.init.cookies ?? []).map((cookie): [string, string] => ['Set-Cookie', cookie]),
+    ...Object.entries(result.init.headers ?? {}),
+  ];
   if (result instanceof Redirect) {
-    res.location(result.location);
-    return undefined;
+    // As Express's res.location() writes it.
+    headers.push(['Location', encodeUrl(result.location)]);
+    return { status: result.status, headers, omit: [] };
   }
   const nonce = randomBytes(16).toString('base64');
-  res.setHeader('Content-Type', 'text/html; charset=utf-8');
-  res.setHeader('Cache-Control', 'no-store');
-  res.setHeader('X-Frame-Options', 'DENY');
-  res.setHeader('Content-Security-Policy', pageSecurityPolicy(nonce, result.init.scriptsFromSelf));
-  if (result.init.keepOpener) res.removeHeader('Cross-Origin-Opener-Policy');
-  return `<!doctype html>\n${render(result.document(nonce))}`;
+  headers.push(
+    ['Content-Type', 'text/html; charset=utf-8'],
+    ['Cache-Control', 'no-store'],
+    ['X-Frame-Options', 'DENY'],
+    ['Content-Security-Policy', pageSecurityPolicy(nonce, result.init.scriptsFromSelf)],
+  );
+  return {
+    status: result.status,
+    headers,
+    omit: result.init.keepOpener ? ['Cross-Origin-Opener-Policy'] : [],
+    body: `<!doctype html>\n${render(result.document(nonce))}`,
+  };
+}
+
+/** Puts `result`'s status and headers on `res` and returns the body to send (none: redirect). */
+export function prepareResult(res: Response, result: PageResult): string | undefined {
+  const answer = pageAnswer(result);
+  for (const [name, value] of answer.headers) {
+    if (name === 'Set-Cookie') res.append(name, value);
+    else res.setHeader(name, value);
+  }
+  for (const name of answer.omit) res.removeHeader(name);
+  res.status(answer.status);
+  return answer.body;
 }
 
 /** Sends `result` from middleware or a filter, where no handler returns it. */
