@@ -1,0 +1,132 @@
+import {
+  Body,
+  Controller,
+  Get,
+  Header,
+  HttpCode,
+  Param,
+  ParseIntPipe,
+  Post,
+  Query,
+  UseGuards,
+  UseInterceptors,
+  ValidationPipe,
+} from '@nestjs/common';
+import { IsString } from 'class-validator';
+import { CurrentTenant, EmbedOrigin, Public } from '../access/access.decorators';
+import { RateLimit } from '../access/rate-limits';
+import { Pages } from '../common/pages/pages.decorator';
+import { type LaneRequest, laneRoute, resolveArgs } from './lane-route';
+
+/** What a lane reads of a route is the route's own declarations, or the start fails. */
+class ReadQuery {
+  @IsString() tenant: string;
+}
+
+@Controller('widgets/v1')
+@EmbedOrigin()
+@RateLimit('embed')
+class Reads {
+  @Get('things/:id')
+  @HttpCode(203)
+  @Header('Cache-Control', 'max-age=5')
+  read(
+    @CurrentTenant() tenant: unknown,
+    @Param('id') id: string,
+    @Query() query: ReadQuery,
+  ): unknown {
+    return { tenant, id, query };
+  }
+
+  @Post('things')
+  write(@Body() body: ReadQuery): unknown {
+    return body;
+  }
+
+  @Get('guarded')
+  @UseGuards(class {})
+  guarded(): unknown {
+    return {};
+  }
+
+  @Get('piped/:id')
+  piped(@Param('id', ParseIntPipe) id: number): unknown {
+    return { id };
+  }
+
+  @Get('intercepted')
+  @UseInterceptors(class {})
+  intercepted(): unknown {
+    return {};
+  }
+}
+
+@Controller('/pages/')
+@Public()
+@Pages()
+class PageRoutes {
+  @Get(':code')
+  follow(@Param('code') code: string): unknown {
+    return code;
+  }
+}
+
+const route = (controller: new () => object, name: string) => {
+  const instance = new controller();
+  const handler = (controller.prototype as Record<string, (...args: unknown[]) => unknown>)[name];
+  return laneRoute(controller, instance, handler);
+};
+
+describe('laneRoute', () => {
+  it('reads the path, status, headers, access and rate limits of the route', () => {
+    const read = route(Reads, 'read');
+    expect(read.pattern).toBe('/widgets/v1/things/:id');
+    expect(read.segments).toEqual(['widgets', 'v1', 'things', { param: 'id' }]);
+    expect(read.status).toBe(203);
+    expect(read.headers).toEqual(['Cache-Control', 'max-age=5']);
+    expect(read.access).toEqual({ policy: { kind: 'embed-origin' }, limits: ['embed'] });
+    expect(read.pages).toBe(false);
+    const page = route(PageRoutes, 'follow');
+    expect(page.pattern).toBe('/pages/:code');
+    expect(page.pages).toBe(true);
+    expect(page.access).toEqual({ policy: { kind: 'public' }, limits: [] });
+  });
+
+  it('resolves the arguments as Nest does: parameters and the query DTO through the pipe', async () => {
+    const read = route(Reads, 'read');
+    const pipe = new ValidationPipe({
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      transform: true,
+    });
+    const req: LaneRequest = {
+      method: 'GET',
+      url: '/widgets/v1/things/7?tenant=acme',
+      headers: {},
+      params: { id: '7' },
+      query: { tenant: 'acme' },
+      ip: '203.0.113.1',
+    };
+    const args: unknown[] = [];
+    await resolveArgs(read, req, pipe, false, args);
+    expect(args[1]).toBe('7');
+    expect(args[2]).toBeInstanceOf(ReadQuery);
+    expect(args[2]).toEqual({ tenant: 'acme' });
+    expect(args[0]).toBeUndefined(); // @CurrentTenant() waits for access
+    req.tenant = { id: 'org_acme' } as never;
+    await resolveArgs(read, req, pipe, true, args);
+    expect(args[0]).toEqual({ id: 'org_acme' });
+    // A query the DTO refuses is refused on the lane as in the pipeline.
+    const refused = resolveArgs(read, { ...req, query: { tenant: ['a', 'b'] } }, pipe, false, []);
+    await expect(refused).rejects.toThrow();
+  });
+
+  it.each([
+    ['write', /not a GET route/],
+    ['guarded', /__guards__ of its own/],
+    ['piped', /argument 0 has pipes of its own/],
+    ['intercepted', /an interceptor of its own/],
+  ])('refuses %s: a lane could not answer it as the pipeline does', (name, why) => {
+    expect(() => route(Reads, name)).toThrow(why);
+  });
+});
