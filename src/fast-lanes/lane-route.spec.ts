@@ -116,9 +116,19 @@ describe('laneRoute', () => {
     req.tenant = { id: 'org_acme' } as never;
     await resolveArgs(read, req, pipe, true, args);
     expect(args[0]).toEqual({ id: 'org_acme' });
-    // A query the DTO refuses is refused on the lane as in the pipeline.
-    const refused = resolveArgs(read, { ...req, query: { tenant: ['a', 'b'] } }, pipe, false, []);
-    await expect(refused).rejects.toThrow();
+    // The DTO of a query string is kept, frozen: the same string again is not validated again.
+    const again: unknown[] = [];
+    expect(resolveArgs(read, req, pipe, false, again)).toBeUndefined();
+    expect(again[2]).toBe(args[2]);
+    expect(Object.isFrozen(again[2])).toBe(true);
+    // A query the DTO refuses is refused on the lane as in the pipeline, and not kept.
+    const twice = {
+      ...req,
+      url: '/widgets/v1/things/7?tenant=a&tenant=b',
+      query: { tenant: ['a', 'b'] },
+    };
+    await expect(resolveArgs(read, twice, pipe, false, [])).rejects.toThrow();
+    await expect(resolveArgs(read, twice, pipe, false, [])).rejects.toThrow();
   });
 
   it.each([

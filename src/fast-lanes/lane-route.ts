@@ -39,7 +39,12 @@ interface LaneArg {
   value(req: LaneRequest, context: ExecutionContext): unknown;
   /** A custom decorator (`@CurrentTenant()`) reads what access put on the request: after it. */
   afterAccess: boolean;
+  /** `@Query()` as a whole: what the pipe made of each query string, kept (see `remembered`). */
+  byQuery?: Map<string, unknown>;
 }
+
+/** Query strings whose DTO a route's lane keeps; the oldest goes first. */
+const QUERIES_KEPT = 1000;
 
 /** A controller route as a lane answers it, read from the route's decorators at start-up. */
 export interface LaneRoute {
@@ -144,6 +149,7 @@ function argsOf(
       value: (req: LaneRequest) =>
         params.exchangeKeyForValue(type, data as string, { req, res: null, next: () => undefined }),
       afterAccess: false,
+      byQuery: type === RouteParamtypes.QUERY && data === undefined ? new Map() : undefined,
     };
   });
 }
@@ -170,12 +176,38 @@ export function resolveArgs(
       context ??= new ExecutionContextHost([req, null, null], route.controller, route.handler);
     }
     const value = arg.value(req, context!);
-    const piped = arg.piped ? piping(pipe, arg.piped)(value) : value;
+    const piped = arg.byQuery
+      ? remembered(arg.byQuery, req.url, () => piping(pipe, arg.piped!)(value))
+      : arg.piped
+        ? piping(pipe, arg.piped)(value)
+        : value;
     if (piped instanceof Promise) {
       (pending ??= []).push(piped.then((v) => void (into[arg.index] = v)));
     } else into[arg.index] = piped;
   }
   if (pending) return Promise.all(pending).then(() => undefined);
+}
+
+/**
+ * The query DTO the pipe made of this query string before, or the pipe's answer, kept frozen. The
+ * pipe's answer is a function of the query string alone (the DTO's rules), and a widget asks with
+ * the same few strings again and again, so the lane keeps up to QUERIES_KEPT of them per route
+ * rather than run class-transformer and class-validator each time (a tenth of a widget read's own
+ * CPU). Frozen: a handler that would change its query throws, and the pipeline answers instead.
+ * Refusals are not kept (the pipeline answers them).
+ */
+function remembered(kept: Map<string, unknown>, url: string, pipe: () => unknown): unknown {
+  const at = url.indexOf('?');
+  const query = at < 0 ? '' : url.slice(at + 1);
+  const known = kept.get(query);
+  if (known !== undefined) return known;
+  const keep = (dto: unknown) => {
+    if (kept.size >= QUERIES_KEPT) kept.delete(kept.keys().next().value as string);
+    kept.set(query, Object.freeze(dto));
+    return dto;
+  };
+  const made = pipe();
+  return made instanceof Promise ? made.then(keep) : keep(made);
 }
 
 const quick = new WeakMap<ArgumentMetadata, (value: unknown) => unknown>();
