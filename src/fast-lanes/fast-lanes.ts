@@ -65,7 +65,7 @@ export class FastLanes {
   private trustProxy: Parameters<typeof proxyaddr>[1];
   private parseQuery: (query: string) => Record<string, unknown>;
   private accessLog?: HttpLogger<IncomingMessage, ServerResponse>;
-  private readonly baseHeaders = new Map<LaneRoute, readonly string[]>();
+  private readonly baseHeaders = new Map<LaneRoute, { flat: string[]; lower: Set<string> }>();
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -118,8 +118,9 @@ export class FastLanes {
     const queryAt = url.indexOf('?');
     const found = this.match(queryAt < 0 ? url : url.slice(0, queryAt));
     if (!found) return false;
-    const trust = this.trustProxy;
+    const { trustProxy: trust, parseQuery } = this;
     let ip: string | undefined;
+    let query: Record<string, unknown> | undefined;
     const call: LaneCall = {
       route: found.route,
       req,
@@ -131,7 +132,10 @@ export class FastLanes {
         url,
         headers: req.headers,
         params: found.params,
-        query: this.parseQuery(queryAt < 0 ? '' : url.slice(queryAt + 1)),
+        // Both read only when a step needs them (a short link needs neither).
+        get query() {
+          return (query ??= parseQuery(queryAt < 0 ? '' : url.slice(queryAt + 1)));
+        },
         get ip() {
           return (ip ??= proxyaddr(req, trust));
         },
@@ -177,7 +181,9 @@ export class FastLanes {
 
   /** The handler's result as the pipeline sends it: a page result, or JSON. */
   private answerOf(route: LaneRoute, result: unknown, principal: Principal): Answer {
-    const headers = [...route.headers, ...Object.entries(principal.headers ?? {}).flat()];
+    const headers = route.headers.slice();
+    const extra = principal.headers;
+    if (extra) for (const name in extra) headers.push(name, extra[name]);
     if (!route.pages) {
       if (typeof result !== 'object' || result === null) throw new Error('not a JSON answer');
       headers.push('Content-Type', 'application/json; charset=utf-8');
@@ -198,11 +204,14 @@ export class FastLanes {
     const { route, req, res } = call;
     const id = requestIdFrom(req.headers['x-request-id']);
     const own = answer.headers;
-    const headers: string[] = [];
     const base = this.securityHeaders(route);
-    for (let i = 0; i < base.length; i += 2) {
-      if (!answers(own, answer.omit, base[i])) headers.push(base[i], base[i + 1]);
+    // The answer's own headers replace the security headers of the same name (a page's CSP).
+    const replaced = answer.omit.map((name) => name.toLowerCase());
+    for (let i = 0; i < own.length; i += 2) {
+      const name = own[i].toLowerCase();
+      if (base.lower.has(name)) replaced.push(name);
     }
+    const headers = replaced.length ? without(base.flat, replaced) : base.flat.slice();
     headers.push(REQUEST_ID_HEADER, id, ...own);
     headers.push('Content-Length', String(Buffer.byteLength(answer.body)));
     if (this.log(call, id)) {
@@ -216,14 +225,15 @@ export class FastLanes {
     return true;
   }
 
-  /** The route's security headers as a flat list, once per route. */
-  private securityHeaders(route: LaneRoute): readonly string[] {
-    let flat = this.baseHeaders.get(route);
-    if (!flat) {
-      flat = Object.entries(this.parts.securityHeaders(route.pattern)).flat();
-      this.baseHeaders.set(route, flat);
+  /** The route's security headers as a flat list, and their names in lower case, once a route. */
+  private securityHeaders(route: LaneRoute): { flat: string[]; lower: Set<string> } {
+    let known = this.baseHeaders.get(route);
+    if (!known) {
+      const entries = Object.entries(this.parts.securityHeaders(route.pattern));
+      known = { flat: entries.flat(), lower: new Set(entries.map(([n]) => n.toLowerCase())) };
+      this.baseHeaders.set(route, known);
     }
-    return flat;
+    return known;
   }
 
   /** The pipeline's access-log line, by pino-http with the same options (none when silent). */
@@ -278,11 +288,13 @@ export class FastLanes {
   }
 }
 
-/** Whether `flat` (`name, value, …`) or `omit` names the header `name` (any case). */
-function answers(flat: readonly string[], omit: readonly string[], name: string): boolean {
-  const lower = name.toLowerCase();
-  for (let i = 0; i < flat.length; i += 2) if (flat[i].toLowerCase() === lower) return true;
-  return omit.some((omitted) => omitted.toLowerCase() === lower);
+/** `flat` (`name, value, …`) without the headers `names` (lower case) name. */
+function without(flat: readonly string[], names: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < flat.length; i += 2) {
+    if (!names.includes(flat[i].toLowerCase())) kept.push(flat[i], flat[i + 1]);
+  }
+  return kept;
 }
 
 function hasBody(req: IncomingMessage): boolean {
