@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
+import type { Server } from 'node:http';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
@@ -65,8 +66,20 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   });
   // What Node's HTTP parser refuses (a target or headers over 16 KiB) is a problem document too.
   answerClientErrors(app.getHttpServer());
+  applyKeepAlive(app.getHttpServer(), config.httpKeepAliveTimeoutMs);
   app.enableShutdownHooks();
   return app;
+}
+
+/**
+ * Idle keep-alive connections stay open longer than a load balancer's own idle timeout (60 s on
+ * the common ones), so the balancer, not Node, closes them: Node's 5 s default makes it reuse a
+ * connection Node is closing, and the client gets a 502. Headers get a second more than that, as
+ * Node requires headersTimeout above keepAliveTimeout for a reused connection.
+ */
+export function applyKeepAlive(server: Server, keepAliveTimeoutMs: number): void {
+  server.keepAliveTimeout = keepAliveTimeoutMs;
+  server.headersTimeout = keepAliveTimeoutMs + 1000;
 }
 
 export function setupOpenApi(app: INestApplication, config: AppConfig): void {

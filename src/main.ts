@@ -17,8 +17,9 @@ import { startWorkerHealthServer } from './health/worker-health.server';
 /** Creates the database if needed and applies pending migrations (MIGRATIONS_RUN). */
 export async function prepareDatabase(config: AppConfig, log: (message: string) => void) {
   if (!config.migrationsRun) return checkDatabase(config.databaseUrl);
-  if (await ensureDatabase(config.databaseUrl)) log('Created the database');
-  const applied = await runMigrations(config.databaseUrl);
+  // MIGRATIONS_DATABASE_URL: a direct connection, for DATABASE_URL may be a transaction pooler.
+  if (await ensureDatabase(config.migrationsDatabaseUrl)) log('Created the database');
+  const applied = await runMigrations(config.migrationsDatabaseUrl);
   if (applied.length) log(`Applied migrations: ${applied.join(', ')}`);
 }
 
@@ -36,7 +37,10 @@ async function bootstrap(): Promise<void> {
   try {
     await prepareDatabase(config, (message) => process.stdout.write(`${message}\n`));
   } catch (error) {
-    const line = describeDatabaseError(error, config.databaseUrl);
+    const line = describeDatabaseError(
+      error,
+      config.migrationsRun ? config.migrationsDatabaseUrl : config.databaseUrl,
+    );
     if (!line) throw error;
     process.stderr.write(`${line}\n`);
     process.exit(1);

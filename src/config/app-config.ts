@@ -15,6 +15,12 @@ export class AppConfig {
   readonly publicBaseUrl!: string;
   readonly shortLinkBaseUrl!: string;
   readonly databaseUrl!: string;
+  /** Where migrations run: a direct connection (DATABASE_URL may point at PgBouncer). */
+  readonly migrationsDatabaseUrl!: string;
+  /** TypeORM's pool size per process. */
+  readonly databasePoolSize!: number;
+  /** Idle keep-alive time of HTTP connections; headers must arrive within it plus a second. */
+  readonly httpKeepAliveTimeoutMs!: number;
   readonly redisUrl!: string;
   readonly adminToken!: string;
   readonly jwtSecret!: string;

@@ -42,6 +42,14 @@ export class EnvironmentVariables {
   @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' })
   DATABASE_URL?: string;
 
+  /** A direct connection for migrations when DATABASE_URL points at a transaction pooler. */
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' })
+  MIGRATIONS_DATABASE_URL?: string;
+
+  /** Connections each process keeps to PostgreSQL at most (TypeORM's pool). */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1000) DATABASE_POOL_SIZE?: number;
+
   @IsOptional()
   @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' })
   REDIS_URL?: string;
@@ -89,6 +97,14 @@ export class EnvironmentVariables {
 
   @IsOptional() @IsString() MAIL_FROM?: string;
   @IsOptional() @IsIn(['on', 'off']) RATE_LIMITS?: string;
+
+  /** Idle keep-alive time: above the load balancer's own, below Node's 300 s request timeout. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  @Max(290_000)
+  HTTP_KEEP_ALIVE_TIMEOUT_MS?: number;
   @IsOptional()
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL?: string;

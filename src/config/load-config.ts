@@ -71,6 +71,7 @@ export function loadConfig(
   const generated = missing.length ? devSecrets(missing, options) : {};
   for (const name of SECRET_NAMES) secrets[name] = raw[name] ?? generated[name]!;
 
+  const databaseUrl = raw.DATABASE_URL ?? 'postgres://postgres@localhost:5432/referrals';
   const publicBaseUrl = stripSlash(raw.PUBLIC_BASE_URL ?? `http://localhost:${raw.PORT ?? 3000}`);
   return new AppConfig({
     nodeEnv: raw.NODE_ENV ?? 'development',
@@ -79,7 +80,10 @@ export function loadConfig(
     workerHealthPort: raw.WORKER_HEALTH_PORT,
     publicBaseUrl,
     shortLinkBaseUrl: stripSlash(raw.SHORT_LINK_BASE_URL ?? `${publicBaseUrl}/s`),
-    databaseUrl: raw.DATABASE_URL ?? 'postgres://postgres@localhost:5432/referrals',
+    databaseUrl,
+    migrationsDatabaseUrl: raw.MIGRATIONS_DATABASE_URL ?? databaseUrl,
+    databasePoolSize: raw.DATABASE_POOL_SIZE ?? 10,
+    httpKeepAliveTimeoutMs: raw.HTTP_KEEP_ALIVE_TIMEOUT_MS ?? 65_000,
     redisUrl: raw.REDIS_URL ?? 'redis://localhost:6379',
     adminToken: secrets.ADMIN_TOKEN,
     jwtSecret: secrets.JWT_SECRET,

@@ -9,7 +9,8 @@ import { TransactionHost } from './transaction-host';
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [AppConfig],
-      useFactory: (config: AppConfig) => dataSourceOptions(config.databaseUrl),
+      useFactory: (config: AppConfig) =>
+        dataSourceOptions(config.databaseUrl, config.databasePoolSize),
     }),
   ],
   providers: [TransactionHost],
