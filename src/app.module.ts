@@ -5,6 +5,7 @@ import { BullModule } from '@nestjs/bull';
 import { AdminPagesModule } from './admin-pages/admin-pages.module';
 import { AuditModule } from './audit/audit.module';
 import { BonusesModule, BonusesWorkerModule } from './bonuses/bonuses.module';
+import { ConsoleModule } from './console/console.module';
 import { ConversionsModule } from './conversions/conversions.module';
 import { DeeplinksModule } from './deeplinks/deeplinks.module';
 import { DemoModule } from './demo/demo.module';
@@ -61,6 +62,7 @@ export class AppModule {
         WidgetModule,
         DemoModule,
         AdminPagesModule,
+        ConsoleModule,
         FastLanesModule,
         HousekeepingModule,
         // Queue consumers and timers run only where PROCESS_ROLE asks for a worker.

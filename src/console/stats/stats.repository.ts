@@ -1,0 +1,133 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '../../database/transaction-host';
+
+/** A day of the rollups, money in one currency. */
+export interface DayRow {
+  day: string;
+  clicks: number;
+  new_partners: number;
+  leads: number;
+  converted_leads: number;
+  conversions: number;
+  revenue_kopecks: number;
+  pending: number;
+  approved: number;
+  paid: number;
+  other: number;
+}
+
+export interface PartnerSum {
+  member_id: string;
+  commission_kopecks: number;
+  display_name: string;
+}
+
+/**
+ * The overview's statements over the rollups (the migration ConsoleRollups keeps them). Count
+ * columns are summed over every currency (`''` holds what has none); money only in `currency`.
+ * Parameters: tenant, first day, last day, currency.
+ */
+export const STATS_SQL = {
+  days: `SELECT to_char(day, 'YYYY-MM-DD') AS day,
+           sum(clicks)::float8 AS clicks, sum(new_partners)::float8 AS new_partners,
+           sum(leads)::float8 AS leads, sum(converted_leads)::float8 AS converted_leads,
+           sum(conversions)::float8 AS conversions,
+           coalesce(sum(revenue_kopecks) FILTER (WHERE currency = $4), 0)::float8 AS revenue_kopecks,
+           coalesce(sum(commission_pending_kopecks) FILTER (WHERE currency = $4), 0)::float8 AS pending,
+           coalesce(sum(commission_approved_kopecks) FILTER (WHERE currency = $4), 0)::float8 AS approved,
+           coalesce(sum(commission_paid_kopecks) FILTER (WHERE currency = $4), 0)::float8 AS paid,
+           coalesce(sum(commission_other_kopecks) FILTER (WHERE currency = $4), 0)::float8 AS other
+      FROM stats_daily
+     WHERE tenant_id = $1 AND day BETWEEN $2::date AND $3::date
+     GROUP BY day ORDER BY day`,
+  /**
+   * Each day's `$5` largest partner commissions (ix_stats_partner_daily_top), and with each
+   * day's `$5`-th value: the candidates of the top partners and the bound of everyone else.
+   */
+  dayTops: `SELECT t.member_id, t.commission_kopecks::float8 AS commission_kopecks,
+           to_char(d.day, 'YYYY-MM-DD') AS day, t.rank::int AS rank
+      FROM generate_series($2::date, $3::date, interval '1 day') AS d (day)
+     CROSS JOIN LATERAL (
+       SELECT member_id, commission_kopecks, row_number() OVER (ORDER BY commission_kopecks DESC) AS rank
+         FROM stats_partner_daily
+        WHERE tenant_id = $1 AND currency = $4 AND day = d.day::date AND commission_kopecks > 0
+        ORDER BY commission_kopecks DESC LIMIT $5) t`,
+  /** The exact sums of the candidates `$5` over the period (the primary key). */
+  candidateSums: `SELECT member_id, sum(commission_kopecks)::float8 AS commission_kopecks
+      FROM stats_partner_daily
+     WHERE tenant_id = $1 AND member_id = ANY($5::text[]) AND currency = $4
+       AND day BETWEEN $2::date AND $3::date
+     GROUP BY member_id`,
+  /** Every partner's sum: the fallback when the bound does not settle the top. */
+  allSums: `SELECT member_id, sum(commission_kopecks)::float8 AS commission_kopecks
+      FROM stats_partner_daily
+     WHERE tenant_id = $1 AND currency = $4 AND day BETWEEN $2::date AND $3::date
+     GROUP BY member_id HAVING sum(commission_kopecks) > 0
+     ORDER BY 2 DESC, 1 LIMIT $5`,
+  names: `SELECT id AS member_id, coalesce(full_name, email, external_id) AS display_name
+      FROM members WHERE tenant_id = $1 AND id = ANY($2::text[])`,
+};
+
+@Injectable()
+export class StatsRepository {
+  constructor(private readonly tx: TransactionHost) {}
+
+  days(tenantId: string, from: string, to: string, currency: string): Promise<DayRow[]> {
+    return this.tx.select<DayRow>(STATS_SQL.days, [tenantId, from, to, currency]);
+  }
+
+  /**
+   * The `limit` partners with the largest commission in the period, exactly, without summing
+   * every partner: each day's `k` largest are the candidates; nobody else can have more than the
+   * sum of each day's `k`-th value, so once the `limit`-th candidate reaches that bound the top is
+   * settled. Otherwise `k` grows; past 800 every partner's sum is taken.
+   */
+  async topPartners(
+    tenantId: string,
+    from: string,
+    to: string,
+    currency: string,
+    limit: number,
+  ): Promise<PartnerSum[]> {
+    const args = [tenantId, from, to, currency];
+    let top: { member_id: string; commission_kopecks: number }[] | undefined;
+    for (let k = limit; k <= 800 && !top; k *= 4) {
+      const rows = await this.tx.select<{
+        member_id: string;
+        commission_kopecks: number;
+        rank: number;
+      }>(STATS_SQL.dayTops, [...args, k]);
+      const bound = rows.reduce((sum, r) => (r.rank === k ? sum + r.commission_kopecks : sum), 0);
+      const ids = [...new Set(rows.map((r) => r.member_id))];
+      const sums = ids.length
+        ? await this.tx.select<{ member_id: string; commission_kopecks: number }>(
+            STATS_SQL.candidateSums,
+            [...args, ids],
+          )
+        : [];
+      const ranked = sums
+        .filter((s) => s.commission_kopecks > 0)
+        .sort(
+          (a, b) =>
+            b.commission_kopecks - a.commission_kopecks || (a.member_id < b.member_id ? -1 : 1),
+        )
+        .slice(0, limit);
+      const last = ranked.length === limit ? ranked[limit - 1].commission_kopecks : 0;
+      // Settled when nobody outside can exceed the last one kept (or equal it: ties by id).
+      if (bound === 0 || last > bound) top = ranked;
+    }
+    top ??= await this.tx.select(STATS_SQL.allSums, [...args, limit]);
+    if (!top.length) return [];
+    const names = await this.tx.select<{ member_id: string; display_name: string }>(
+      STATS_SQL.names,
+      [tenantId, top.map((t) => t.member_id)],
+    );
+    const byId = new Map(names.map((n) => [n.member_id, n.display_name]));
+    return top.map((t) => ({ ...t, display_name: byId.get(t.member_id) ?? t.member_id }));
+  }
+
+  /** Recomputes the tenant's rollups from the raw tables (after a load that bypassed triggers). */
+  async rebuild(tenantId: string): Promise<void> {
+    await this.tx.manager.query('SELECT stats_rebuild($1)', [tenantId]);
+  }
+}
