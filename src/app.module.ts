@@ -28,6 +28,7 @@ import { HousekeepingModule, HousekeepingWorkerModule } from './housekeeping/hou
 import { bullRootOptions } from './redis/bull-options';
 import { RedisModule } from './redis/redis.module';
 import { TenantsModule } from './tenants/tenants.module';
+import { TransferModule } from './transfer/transfer.module';
 import { UsersModule } from './users/users.module';
 import { WebhooksModule, WebhooksWorkerModule } from './webhooks/webhooks.module';
 import { WidgetModule } from './widget/widget.module';
@@ -62,6 +63,7 @@ export class AppModule {
         WidgetModule,
         DemoModule,
         AdminPagesModule,
+        TransferModule,
         ConsoleModule,
         FastLanesModule,
         HousekeepingModule,

@@ -8,6 +8,9 @@ const JSON_TYPES = ['application/json', 'application/*+json'];
 /** The JSON APIs; HTML pages (popup, admin pages) parse their own forms. */
 export const JSON_API = /^\/(admin|federation|embed)\//;
 
+/** Routes that read their own body as a stream: the member import (docs/import-export.md). */
+const STREAMED_BODY = /^\/admin\/v1\/tenants\/[^/]+\/imports\/?$/;
+
 const UNREADABLE_BODY =
   'The body could not be read: its Content-Encoding does not match its bytes, or it is cut short.';
 
@@ -57,6 +60,8 @@ export function jsonBodyMiddlewares() {
     (req: Request, _res: Response, next: NextFunction) => {
       // `Content-Length: 0` (curl -X POST) is no body at all.
       const hasBody = typeis.hasBody(req) && req.headers['content-length'] !== '0';
+      // A member import streams its CSV or NDJSON body itself (src/transfer/).
+      if (req.method === 'POST' && STREAMED_BODY.test(req.path)) return next();
       if (JSON_API.test(req.path) && hasBody && !typeis(req, JSON_TYPES)) {
         return next(
           new DomainError(415, 'unsupported_media_type', 'Send the body as application/json.'),

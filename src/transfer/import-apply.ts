@@ -1,0 +1,221 @@
+import type { PoolClient } from 'pg';
+import type { ImportError } from './import-rows';
+
+export interface ApplyCounts {
+  created: number;
+  updated: number;
+  unchanged: number;
+}
+
+export type ApplyResult =
+  { ok: true; counts: ApplyCounts } | { ok: false; errors: ImportError[]; errorCount: number };
+
+export type ApplyPhase = 'checking' | 'tree' | 'writing';
+
+/** A concurrent upsert inserted one of the file's external ids after we looked: run again. */
+export class LostInsertRace extends Error {}
+
+/**
+ * Validates and applies staged rows set-wise, inside the caller's transaction (docs/import-export.md,
+ * "How an import is applied"). Under the tenant's tree lock (the one every upsert that sets a
+ * referrer takes) and row locks on the members the file names:
+ *
+ * 1. `r`: one row per external id: its member (existing, locked, or new with the staged ids), the
+ *    requested referrer resolved against the file and the tenant, and the old field values.
+ * 2. Set-wise checks: duplicates, unknown referrers, a referrer other than the one in force,
+ *    self-references; then cycles, as the members the top-down walk of the new forest never reaches.
+ * 3. `g`, the affected trees (every tree a new edge touches, and the new members), with the new
+ *    edges; `d`, their depth and root top-down, then downline counts and deepest depths bottom-up,
+ *    one statement per level: exactly the counters the one-by-one upserts keep.
+ * 4. One INSERT of the new members (service users first), one UPDATE of the tree columns that
+ *    changed, one UPDATE of the fields that changed.
+ */
+export async function applyStaged(
+  client: PoolClient,
+  tenantId: string,
+  staging: string,
+  maxErrors: number,
+  onPhase: (phase: ApplyPhase) => Promise<void>,
+): Promise<ApplyResult> {
+  const q = <T = Record<string, unknown>>(sql: string, params: unknown[] = []) =>
+    client.query(sql, params).then((r) => r.rows as T[]);
+  const errors: ImportError[] = [];
+  let errorCount = 0;
+  const report = async (sql: string, params: unknown[] = []) => {
+    const rows = await q<{ line: number; code: ImportError['code']; message: string; n: string }>(
+      `SELECT line, code, message, count(*) OVER () AS n FROM (${sql}) e ORDER BY line LIMIT ${maxErrors}`,
+      params,
+    );
+    errorCount += rows.length ? Number(rows[0].n) : 0;
+    for (const { line, code, message } of rows) errors.push({ line, code, message });
+  };
+
+  await onPhase('checking');
+  await q(`SET LOCAL work_mem = '64MB'`);
+  await q(`SELECT pg_advisory_xact_lock(hashtext('referral-tree:' || $1))`, [tenantId]);
+  await q(`CREATE INDEX ON ${staging} (external_id)`);
+  await q(`ANALYZE ${staging}`);
+
+  // Duplicates: every occurrence after the first is an error; only the first goes on.
+  const [dup] = await q(
+    `SELECT 1 FROM ${staging} GROUP BY external_id HAVING count(*) > 1 LIMIT 1`,
+  );
+  if (dup) {
+    await report(
+      `SELECT s.line, 'duplicate_external_id' AS code,
+              'external_id ' || s.external_id || ' is also on line ' || f.line AS message
+         FROM ${staging} s
+         JOIN (SELECT external_id, min(line) AS line FROM ${staging} GROUP BY external_id) f
+           ON f.external_id = s.external_id AND f.line < s.line`,
+    );
+    await q(
+      `DELETE FROM ${staging} a USING ${staging} b
+        WHERE a.external_id = b.external_id AND a.line > b.line`,
+    );
+  }
+
+  // Row locks on the members the file names, before their values are read.
+  await q(
+    `WITH l AS (SELECT m.id FROM members m JOIN ${staging} s ON s.external_id = m.external_id
+                 WHERE m.tenant_id = $1 FOR UPDATE OF m)
+     SELECT count(*) FROM l`,
+    [tenantId],
+  );
+  await q(
+    `CREATE TEMP TABLE r ON COMMIT DROP AS
+     SELECT s.line, s.external_id, s.full_name, s.email, s.role, s.joined_at, s.service_user_id,
+            s.referrer_external_id, coalesce(me.id, s.member_id) AS id, me.id IS NULL AS is_new,
+            me.referrer_member_id AS old_referrer, me.root_member_id AS old_root,
+            me.email AS old_email, me.full_name AS old_full_name, me.role AS old_role,
+            coalesce(mp.id, sp.member_id) AS req_parent, mp.root_member_id AS parent_old_root
+       FROM ${staging} s
+       LEFT JOIN members me ON me.tenant_id = $1 AND me.external_id = s.external_id
+       LEFT JOIN members mp ON mp.tenant_id = $1 AND mp.external_id = s.referrer_external_id
+       LEFT JOIN ${staging} sp ON sp.external_id = s.referrer_external_id`,
+    [tenantId],
+  );
+  await q(`ANALYZE r`);
+  await report(
+    `SELECT line, 'referrer_not_found' AS code,
+            'referrer_external_id ' || referrer_external_id ||
+            ' is neither a row of the file nor a member of the tenant' AS message
+       FROM r WHERE referrer_external_id IS NOT NULL AND req_parent IS NULL
+     UNION ALL
+     SELECT line, 'referral_cycle', 'the member would be their own referrer'
+       FROM r WHERE req_parent = id
+     UNION ALL
+     SELECT line, 'referrer_conflict',
+            'the member already has another referrer, and a referrer never changes'
+       FROM r WHERE NOT is_new AND old_referrer IS NOT NULL AND req_parent IS NOT NULL
+                AND req_parent <> old_referrer`,
+  );
+  // The new edges: a referrer for a member that has none yet.
+  await q(`ALTER TABLE r ADD COLUMN new_parent text`);
+  await q(
+    `UPDATE r SET new_parent = req_parent
+      WHERE req_parent IS NOT NULL AND req_parent <> id AND old_referrer IS NULL`,
+  );
+
+  await onPhase('tree');
+  await q(
+    `CREATE TEMP TABLE g ON COMMIT DROP AS
+     WITH roots AS (
+       SELECT old_root AS id FROM r WHERE NOT is_new AND new_parent IS NOT NULL
+       UNION SELECT parent_old_root FROM r WHERE new_parent IS NOT NULL AND parent_old_root IS NOT NULL)
+     SELECT m.id, coalesce(e.new_parent, m.referrer_member_id) AS parent, false AS is_new
+       FROM members m
+       LEFT JOIN r e ON e.id = m.id AND NOT e.is_new
+      WHERE m.tenant_id = $1 AND m.root_member_id IN (SELECT id FROM roots)
+     UNION ALL
+     SELECT id, new_parent, true FROM r WHERE is_new`,
+    [tenantId],
+  );
+  await q(`CREATE INDEX ON g (parent)`);
+  await q(`ANALYZE g`);
+  await q(
+    `CREATE TEMP TABLE d ON COMMIT DROP AS
+     WITH RECURSIVE t (id, root, depth) AS (
+       SELECT id, id, 0 FROM g WHERE parent IS NULL
+       UNION ALL
+       SELECT g.id, t.root, t.depth + 1 FROM t JOIN g ON g.parent = t.id)
+     SELECT t.id, t.root, t.depth, g.parent, g.is_new, 0 AS downline, t.depth AS deepest
+       FROM t JOIN g ON g.id = t.id`,
+  );
+  // Whatever the walk from the roots never reached hangs on a cycle.
+  await report(
+    `SELECT r.line, 'referral_cycle' AS code,
+            'the referrer chain of this row loops back on itself' AS message
+       FROM r WHERE r.new_parent IS NOT NULL AND NOT EXISTS (SELECT 1 FROM d WHERE d.id = r.id)`,
+  );
+  if (errorCount) return { ok: false, errors, errorCount };
+
+  await q(`CREATE UNIQUE INDEX ON d (id)`);
+  await q(`CREATE INDEX ON d (depth)`);
+  await q(`ANALYZE d`);
+  const [{ max }] = await q<{ max: number | null }>(`SELECT max(depth) AS max FROM d`);
+  for (let level = max ?? 0; level >= 1; level--) {
+    await q(
+      `UPDATE d p SET downline = p.downline + c.n, deepest = greatest(p.deepest, c.deepest)
+         FROM (SELECT parent, sum(downline + 1)::int AS n, max(deepest) AS deepest
+                 FROM d WHERE depth = $1 GROUP BY parent) c
+        WHERE p.id = c.parent`,
+      [level],
+    );
+  }
+
+  await onPhase('writing');
+  const [counts] = await q<{ created: string; updated: string; total: string }>(
+    `SELECT count(*) FILTER (WHERE is_new) AS created,
+            count(*) FILTER (WHERE NOT is_new AND (new_parent IS NOT NULL
+              OR (email IS NOT NULL AND email IS DISTINCT FROM old_email)
+              OR (full_name IS NOT NULL AND full_name IS DISTINCT FROM old_full_name)
+              OR (role IS NOT NULL AND role IS DISTINCT FROM old_role))) AS updated,
+            count(*) AS total
+       FROM r`,
+  );
+  const created = Number(counts.created);
+  await q(
+    `INSERT INTO service_users (id, created_at) SELECT service_user_id, now() FROM r WHERE is_new`,
+  );
+  const inserted = await client.query(
+    `INSERT INTO members (tenant_id, id, service_user_id, external_id, email, email_verified,
+            full_name, role, referrer_member_id, depth, root_member_id, is_active, claim_required,
+            downline_count, deepest_depth, created_at, updated_at)
+     SELECT $1, r.id, r.service_user_id, r.external_id, r.email, false, r.full_name,
+            coalesce(r.role, 'partner'), d.parent, d.depth, d.root, true, true, d.downline,
+            d.deepest, coalesce(r.joined_at, now()), now()
+       FROM r JOIN d ON d.id = r.id WHERE r.is_new
+     ON CONFLICT ON CONSTRAINT uq_members_external_id DO NOTHING`,
+    [tenantId],
+  );
+  if (inserted.rowCount !== created) throw new LostInsertRace();
+  await q(
+    `UPDATE members m
+        SET referrer_member_id = d.parent, depth = d.depth, root_member_id = d.root,
+            downline_count = d.downline, deepest_depth = d.deepest,
+            updated_at = CASE WHEN m.depth <> d.depth OR m.referrer_member_id IS DISTINCT FROM d.parent
+                              THEN now() ELSE m.updated_at END
+       FROM d
+      WHERE m.tenant_id = $1 AND m.id = d.id AND NOT d.is_new
+        AND (m.referrer_member_id IS DISTINCT FROM d.parent OR m.depth <> d.depth
+             OR m.root_member_id <> d.root OR m.downline_count <> d.downline
+             OR m.deepest_depth <> d.deepest)`,
+    [tenantId],
+  );
+  await q(
+    `UPDATE members m
+        SET email = coalesce(r.email, m.email), full_name = coalesce(r.full_name, m.full_name),
+            role = coalesce(r.role, m.role), updated_at = now()
+       FROM r
+      WHERE m.tenant_id = $1 AND m.id = r.id AND NOT r.is_new
+        AND ((r.email IS NOT NULL AND r.email IS DISTINCT FROM m.email)
+          OR (r.full_name IS NOT NULL AND r.full_name IS DISTINCT FROM m.full_name)
+          OR (r.role IS NOT NULL AND r.role IS DISTINCT FROM m.role))`,
+    [tenantId],
+  );
+  const updated = Number(counts.updated);
+  return {
+    ok: true,
+    counts: { created, updated, unchanged: Number(counts.total) - created - updated },
+  };
+}
