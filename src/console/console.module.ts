@@ -1,15 +1,41 @@
-import { Module } from '@nestjs/common';
+import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { OrgPageGuard } from '../admin-pages/org-page.guard';
+import { PageFormGuard, PageSecurity } from '../common/http/page-security';
+import { OverviewPagesController } from './overview/overview.controller';
+import { PartnersAdminController } from './partners/partners-admin.controller';
+import {
+  PartnersCsvController,
+  PartnersPagesController,
+} from './partners/partners-pages.controller';
+import { PartnersRepository } from './partners/partners.repository';
+import { PartnersService } from './partners/partners.service';
 import { StatsAdminController } from './stats/stats-admin.controller';
 import { StatsRepository } from './stats/stats.repository';
 import { StatsService } from './stats/stats.service';
+import { UsersModule } from '../users/users.module';
+
+const PAGE_CONTROLLERS = [PartnersCsvController, PartnersPagesController, OverviewPagesController];
 
 /**
  * The program console (SPEC 10, docs/console.md): the stats kept as rollups and their API, the
- * overview and partners pages (`/org/:slug`, `/org/:slug/partners`) and their API twins.
+ * overview and partners pages (`/org/:slug`, `/org/:slug/partners`) and their API twins. The
+ * pages use the admin pages' session, role guard and CSRF rules (OrgPageGuard, PageFormGuard).
  */
 @Module({
-  controllers: [StatsAdminController],
-  providers: [StatsRepository, StatsService],
+  imports: [UsersModule],
+  controllers: [StatsAdminController, PartnersAdminController, ...PAGE_CONTROLLERS],
+  providers: [
+    StatsRepository,
+    StatsService,
+    PartnersRepository,
+    PartnersService,
+    PageSecurity,
+    OrgPageGuard,
+  ],
   exports: [StatsService],
 })
-export class ConsoleModule {}
+export class ConsoleModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(PageFormGuard).forRoutes(...PAGE_CONTROLLERS);
+  }
+}

@@ -19,6 +19,10 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * A bonus's status change moves its amount between the status columns of the day it was created.
  * Clicks are counted on the day the click counter writes them (within CLICK_FLUSH_MS of the click).
  *
+ * The partners list (`/org/:slug/partners`, `GET …/users`) gets its indexes: newest first and by
+ * name through btrees, and the search (a part of the name, email or external id) through a
+ * trigram index (pg_trgm) on the three together.
+ *
  * `stats_rebuild(tenant_id)` (NULL: every tenant) recomputes both from the raw tables: the
  * backfill below, and a load that bypassed the triggers (`session_replication_role = replica`).
  */
@@ -117,9 +121,21 @@ export class ConsoleRollups1795740000000 implements MigrationInterface {
          GROUP BY 1, 2, 3, 4 HAVING sum(amount_kopecks) <> 0;
       END $$`);
     await queryRunner.query(`SELECT stats_rebuild(NULL)`);
+
+    await queryRunner.query(`CREATE EXTENSION IF NOT EXISTS pg_trgm`);
+    await queryRunner.query(
+      `CREATE INDEX ix_members_joined ON members (tenant_id, created_at DESC, id DESC)`,
+    );
+    await queryRunner.query(`CREATE INDEX ix_members_name ON members (tenant_id, full_name, id)`);
+    await queryRunner.query(
+      `CREATE INDEX ix_members_search ON members USING gin ((${MEMBER_SEARCH_TEXT}) gin_trgm_ops)`,
+    );
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`DROP INDEX ix_members_search`);
+    await queryRunner.query(`DROP INDEX ix_members_name`);
+    await queryRunner.query(`DROP INDEX ix_members_joined`);
     for (const t of TRIGGERS) {
       for (const op of t.update ? ['insert', 'update'] : ['insert']) {
         await queryRunner.query(`DROP TRIGGER trg_${t.table}_stats_${op} ON ${t.table}`);
@@ -133,6 +149,9 @@ export class ConsoleRollups1795740000000 implements MigrationInterface {
     await queryRunner.query(`DROP TABLE stats_daily`);
   }
 }
+
+/** What the partners search matches (ix_members_search; PartnersRepository uses the same). */
+export const MEMBER_SEARCH_TEXT = `lower(coalesce(full_name, '') || ' ' || coalesce(email, '') || ' ' || external_id)`;
 
 /** A delta row of the count columns, in the order of COUNT_COLUMNS. */
 const COUNT_COLUMNS = [

@@ -1,0 +1,187 @@
+import type { ComponentChildren } from 'preact';
+import type { Request } from 'express';
+import type { OrgContext } from '../../admin-pages/org-page.guard';
+import type { PageSecurity } from '../../common/http/page-security';
+import { CsrfField, Messages } from '../../common/pages/components';
+import { InlineStyle } from '../../common/pages/inline';
+import { HtmlPage } from '../../common/pages/page';
+import { STYLE } from '../../common/pages/style';
+import { type Fmt, formatter, LANG_COOKIE, type Lang, pageLang } from './i18n';
+import { CONSOLE_STYLE } from './style';
+
+/** What every console page knows: the organisation context and the page's language. */
+export interface ConsoleCtx extends OrgContext {
+  fmt: Fmt;
+  /** The current path and query, for the language switch. */
+  url: URL;
+  /** `Set-Cookie` values of this answer (the language chosen with `?lang=`). */
+  cookies: string[];
+}
+
+const LANG_COOKIE_MS = 12 * 60 * 60 * 1000;
+
+/** The console context of a request: its language from `?lang=`, the session's, or the tenant's. */
+export function consoleCtx(ctx: OrgContext, req: Request, security: PageSecurity): ConsoleCtx {
+  const { lang, remember } = pageLang(req, security.cookie(req, LANG_COOKIE), ctx.tenant);
+  return {
+    ...ctx,
+    fmt: formatter(lang, ctx.tenant),
+    url: new URL(req.originalUrl, 'http://x'),
+    cookies: remember ? [security.cookieToSet(LANG_COOKIE, lang, '/org', LANG_COOKIE_MS)] : [],
+  };
+}
+
+type Area = 'overview' | 'partners';
+
+export interface ConsolePageOptions {
+  title: string;
+  area?: Area;
+  notice?: string;
+  error?: string;
+  status?: number;
+}
+
+/** A console page: skip link, navigation, language switch, who is signed in, sign-out. */
+export function consolePage(
+  ctx: ConsoleCtx,
+  options: ConsolePageOptions,
+  body: ComponentChildren,
+): HtmlPage {
+  const { t, lang } = ctx.fmt;
+  const slug = ctx.tenant.slug;
+  const nav: [string, string, Area | undefined][] = [
+    [`/org/${slug}`, t.overview, 'overview'],
+    [`/org/${slug}/partners`, t.partners, 'partners'],
+    [`/org/${slug}/bonuses`, t.bonuses, undefined],
+    [`/org/${slug}/integration`, t.integration, undefined],
+    [`/org/${slug}/audit-log`, t.auditLog, undefined],
+  ];
+  const switchTo = (to: Lang) => {
+    const url = new URL(ctx.url.toString());
+    url.searchParams.set('lang', to);
+    url.searchParams.delete('notice');
+    url.searchParams.delete('error');
+    return `${url.pathname}${url.search}`;
+  };
+  const page = new HtmlPage(
+    (nonce) => (
+      <html lang={lang}>
+        <head>
+          <meta charset="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <title>{`${options.title} — ${ctx.tenant.displayName}`}</title>
+          <InlineStyle nonce={nonce} css={STYLE + CONSOLE_STYLE} />
+        </head>
+        <body class="console">
+          <a class="skip" href="#content">
+            {t.skipToContent}
+          </a>
+          <header>
+            <nav aria-label={ctx.tenant.displayName}>
+              <strong>{ctx.tenant.displayName}</strong>
+              {nav.map(([href, label, area]) => (
+                <a href={href} aria-current={area && area === options.area ? 'page' : undefined}>
+                  {label}
+                </a>
+              ))}
+              <span class="lang" role="group" aria-label={t.language}>
+                <a
+                  href={switchTo('ru')}
+                  lang="ru"
+                  aria-current={lang === 'ru' ? 'true' : undefined}
+                >
+                  RU
+                </a>{' '}
+                <a
+                  href={switchTo('en')}
+                  lang="en"
+                  aria-current={lang === 'en' ? 'true' : undefined}
+                >
+                  EN
+                </a>
+              </span>
+              <span class="muted">{ctx.who}</span>
+              <form method="post" action="/org/sign-out">
+                <CsrfField value={ctx.csrf} />
+                <button type="submit">{t.signOut}</button>
+              </form>
+            </nav>
+          </header>
+          <main class="wide" id="content">
+            <h1>{options.title}</h1>
+            <Messages notice={options.notice} error={options.error} />
+            {body}
+          </main>
+        </body>
+      </html>
+    ),
+    { status: options.status, cookies: ctx.cookies },
+  );
+  return page;
+}
+
+/** "Page n of m" with links to the neighbours, keeping the list's filters. */
+export function Pager(props: {
+  ctx: ConsoleCtx;
+  base: string;
+  params: Record<string, string | undefined>;
+  page: number;
+  totalPages: number;
+}) {
+  const { t } = props.ctx.fmt;
+  const { base, params, page, totalPages } = props;
+  const href = (p: number) => withParams(base, { ...params, page: String(p) });
+  return (
+    <nav class="pager" aria-label={t.pageOf(page, Math.max(totalPages, 1))}>
+      <span class="muted">{t.pageOf(page, Math.max(totalPages, 1))}</span>{' '}
+      {page > 1 && <a href={href(page - 1)}>{t.previous}</a>}{' '}
+      {page < totalPages && <a href={href(page + 1)}>{t.next}</a>}
+    </nav>
+  );
+}
+
+/** `base` with the non-empty `params` as its query. */
+export function withParams(base: string, params: Record<string, string | undefined>): string {
+  const query = new URLSearchParams(
+    Object.entries(params).filter((kv): kv is [string, string] => !!kv[1]),
+  );
+  return query.size ? `${base}?${query.toString()}` : base;
+}
+
+/** A table with a caption (for screen readers), scrolling sideways on a narrow screen. */
+export function DataTable(props: {
+  caption: string;
+  headers: string[];
+  rows: ComponentChildren[][];
+  empty: string;
+  numeric?: number[];
+  hideCaption?: boolean;
+}) {
+  if (!props.rows.length) return <p class="muted">{props.empty}</p>;
+  const num = new Set(props.numeric ?? []);
+  return (
+    <div class="table" tabIndex={0} role="region" aria-label={props.caption}>
+      <table>
+        <caption class={props.hideCaption ? 'sr-only' : undefined}>{props.caption}</caption>
+        <thead>
+          <tr>
+            {props.headers.map((h, i) => (
+              <th scope="col" class={num.has(i) ? 'num' : undefined}>
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {props.rows.map((cells) => (
+            <tr>
+              {cells.map((cell, i) => (
+                <td class={num.has(i) ? 'num' : undefined}>{cell}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
