@@ -5,7 +5,7 @@
  * every page (desktop and phone width) go to test-output/screenshots/admin-*.png (git-ignored).
  */
 import { createHash, createHmac } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContextOptions, Page } from 'playwright-core';
 import { createLead, eventsOf, registerConversion } from '../factories/money.factory';
 import { createStaffToken, createTenant, type TestTenant } from '../factories/tenants.factory';
 import { createChain, type UpsertedUser } from '../factories/users.factory';
@@ -19,8 +19,9 @@ import {
   signIn,
   tableRows,
 } from '../utils/admin-pages-browser';
-import { freePort, launchBrowser, screenshot } from '../utils/browser';
-import { createTestApp, type TestApp } from '../utils/create-test-app';
+import { screenshot } from '../utils/browser';
+import { type BrowserSuite, startBrowserSuite } from '../utils/browser-suite';
+import type { TestApp } from '../utils/create-test-app';
 import { type HttpsReceiver, startHttpsReceiver } from '../utils/https-receiver';
 import { newRunId } from '../utils/test-env';
 
@@ -36,10 +37,9 @@ const rub = (kopecks: number) =>
 const CONVERSIONS = 6;
 
 describe('organisation admin pages in a real browser (SPEC 2 and 8)', () => {
+  let suite: BrowserSuite | undefined;
   let t: TestApp | undefined;
   let receiver: HttpsReceiver | undefined;
-  let browser: Browser | undefined;
-  const contexts: BrowserContext[] = [];
   let base: string;
   let org: TestTenant;
   let other: TestTenant;
@@ -57,19 +57,19 @@ describe('organisation admin pages in a real browser (SPEC 2 and 8)', () => {
 
   beforeAll(async () => {
     receiver = await startHttpsReceiver();
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    t = await createTestApp({
-      PORT: String(port),
-      PUBLIC_BASE_URL: base,
-      WEBHOOK_CA_FILE: receiver.caFile,
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      WEBHOOK_RETRY_DELAYS_MS: '100,100',
-      WEBHOOK_TIMEOUT_MS: '2000',
-      WEBHOOK_SWEEP_MS: '500',
-      QUEUE_PREFIX: `adminpages_${newRunId()}`,
+    suite = await startBrowserSuite({
+      env: {
+        WEBHOOK_CA_FILE: receiver.caFile,
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        WEBHOOK_RETRY_DELAYS_MS: '100,100',
+        WEBHOOK_TIMEOUT_MS: '2000',
+        WEBHOOK_SWEEP_MS: '500',
+        QUEUE_PREFIX: `adminpages_${newRunId()}`,
+      },
+      timeoutMs: 30_000,
     });
-    await t.app.listen(port, '127.0.0.1');
+    suite.onClose(() => receiver?.close());
+    ({ t, base } = suite);
     org = await createTenant(t);
     other = await createTenant(t);
     ownerToken = await createStaffToken(t, org.slug, 'owner');
@@ -88,32 +88,15 @@ describe('organisation admin pages in a real browser (SPEC 2 and 8)', () => {
       bonusIds.push(...conversion.cascaded_bonuses.map((b) => b.bonus_id));
     }
     expect(bonusIds).toHaveLength(2 * CONVERSIONS);
-    browser = await launchBrowser();
   }, 60_000);
 
-  afterAll(async () => {
-    const steps: (() => Promise<unknown> | undefined)[] = [
-      ...contexts.map((c) => () => c.close()),
-      () => browser?.close(),
-      () => t?.close(),
-      () => receiver?.close(),
-    ];
-    for (const step of steps) {
-      try {
-        await step();
-      } catch {
-        // Keep closing the rest.
-      }
-    }
-  });
+  afterAll(() => suite?.close());
 
   // ---------------------------------------------------------------------------------------------
   // Helpers
 
-  async function newPage(options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
-    const context = await browser!.newContext(options);
-    contexts.push(context);
-    return context.newPage();
+  async function newPage(options: BrowserContextOptions = {}): Promise<Page> {
+    return (await suite!.newContext(options)).newPage();
   }
 
   const url = (path: string) => `${base}${path}`;

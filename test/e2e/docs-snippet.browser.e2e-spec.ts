@@ -6,13 +6,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import request from 'supertest';
 import { createTenant, type TestTenant } from '../factories/tenants.factory';
 import { upsertUser } from '../factories/users.factory';
-import { freePort, launchBrowser } from '../utils/browser';
-import { createTestApp, type TestApp } from '../utils/create-test-app';
-import { type SmtpCatcher, startSmtpCatcher } from '../utils/smtp-catcher';
+import { type BrowserSuite, startBrowserSuite } from '../utils/browser-suite';
+import type { TestApp } from '../utils/create-test-app';
+import type { SmtpCatcher } from '../utils/smtp-catcher';
 
 const EMBEDDING = resolve(__dirname, '../../docs/embedding.md');
 
@@ -36,8 +36,8 @@ function snippet(config: { service: string; tenant: string; target: string }): s
 
 describe('the copy-paste snippet of docs/embedding.md, in Chromium', () => {
   let smtp: SmtpCatcher;
+  let suite: BrowserSuite | undefined;
   let t: TestApp;
-  let browser: Browser;
   let site: http.Server;
   let tenant: TestTenant;
   let base: string;
@@ -46,43 +46,23 @@ describe('the copy-paste snippet of docs/embedding.md, in Chromium', () => {
   const email = 'maria.snippet@example.com';
 
   beforeAll(async () => {
-    smtp = await startSmtpCatcher();
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    t = await createTestApp({ PUBLIC_BASE_URL: base, SMTP_URL: smtp.url });
-    await t.app.listen(port, '127.0.0.1');
+    suite = await startBrowserSuite({ smtp: true });
+    ({ t, base, smtp } = suite);
     // The partner's site on `localhost`, so that an http: page may be a website link target.
     site = http.createServer((req, res) => {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(page);
     });
     await new Promise<void>((done) => site.listen(0, '127.0.0.1', done));
+    suite.onClose(() => new Promise((done) => site?.close(done)));
     siteOrigin = `http://localhost:${(site.address() as AddressInfo).port}`;
     tenant = await createTenant(t, { allowed_origins: [siteOrigin] });
     await upsertUser(t, tenant.key, { email, full_name: 'Maria Ivanova' });
     page = snippet({ service: base, tenant: tenant.slug, target: `${siteOrigin}/catalog` });
-    browser = await launchBrowser();
   }, 60_000);
 
-  afterAll(async () => {
-    for (const step of [
-      () => browser?.close(),
-      () => t?.close(),
-      () => smtp?.close(),
-      () => new Promise((done) => site?.close(done)),
-    ]) {
-      try {
-        await step();
-      } catch {
-        // keep closing the rest
-      }
-    }
-  });
+  afterAll(() => suite?.close());
 
-  async function newContext(): Promise<BrowserContext> {
-    const context = await browser.newContext();
-    context.setDefaultTimeout(10_000);
-    return context;
-  }
+  const newContext = () => suite!.newContext();
 
   /** Clicks the button; resolves with the popup it opened. */
   async function click(context: BrowserContext, shop: Page): Promise<Page> {

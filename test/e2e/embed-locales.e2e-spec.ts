@@ -339,7 +339,7 @@ describe('any locale and currency (issue #14, item 3)', () => {
         }).toEqual({ value, fields: [field] });
       }
       const created = await createTenant(t, { [field]: good });
-      expect(created.body[field]).toBe(good);
+      expect(created.body[field as keyof typeof created.body]).toBe(good);
       const patched = await admin('patch', `/admin/v1/tenants/${tenant.slug}`).send({
         [field]: good,
       });

@@ -196,7 +196,7 @@ describe('embed data: referral tree', () => {
       memberId: k.memberId,
       serviceUserId: k.serviceUserId,
       externalId: k.externalId,
-      body: {},
+      body: {} as UpsertedUser['body'],
     }));
     kids.forEach((k, i) => model.add(k, parent, made[i].name));
     return kids;

@@ -9,22 +9,16 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { createLead, registerConversion } from '../factories/money.factory';
 import { createStaffToken, createTenant, type TestTenant } from '../factories/tenants.factory';
 import { createChain, upsertUser } from '../factories/users.factory';
 import { signIn as orgSignInInBrowser } from '../utils/admin-pages-browser';
-import {
-  freePort,
-  launchBrowser,
-  type OpenerServer,
-  openerState,
-  screenshot,
-  startOpenerServer,
-} from '../utils/browser';
-import { createTestApp, type TestApp } from '../utils/create-test-app';
+import { type OpenerServer, openerState, screenshot, startOpenerServer } from '../utils/browser';
+import { type BrowserSuite, startBrowserSuite } from '../utils/browser-suite';
+import type { TestApp } from '../utils/create-test-app';
 import { formTicket } from '../utils/pages-http';
-import { type SmtpCatcher, startSmtpCatcher } from '../utils/smtp-catcher';
+import type { SmtpCatcher } from '../utils/smtp-catcher';
 
 /** A page server for the attacker: `/p/<id>` answers the HTML registered under `id`. */
 interface HostileSite {
@@ -78,11 +72,10 @@ ${Object.entries(fields)
 
 describe('hostile pages cannot act or sign in through a victim browser (issue #15, findings 1 and 3)', () => {
   let t: TestApp | undefined;
+  let suite: BrowserSuite | undefined;
   let smtp: SmtpCatcher | undefined;
   let opener: OpenerServer | undefined;
   let hostile: HostileSite | undefined;
-  let browser: Browser | undefined;
-  const contexts: BrowserContext[] = [];
   let base: string;
   let org: TestTenant;
   let attackerOrg: TestTenant;
@@ -97,13 +90,12 @@ describe('hostile pages cannot act or sign in through a victim browser (issue #1
   const crossSite = (path: string) => `http://localhost:${hostile!.port}${path}`;
 
   beforeAll(async () => {
-    smtp = await startSmtpCatcher();
+    suite = await startBrowserSuite({ smtp: true });
+    ({ t, base, smtp } = suite);
     opener = await startOpenerServer();
     hostile = await startHostileSite();
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    t = await createTestApp({ PORT: String(port), PUBLIC_BASE_URL: base, SMTP_URL: smtp.url });
-    await t.app.listen(port, '127.0.0.1');
+    suite.onClose(() => opener?.close());
+    suite.onClose(() => hostile?.close());
     org = await createTenant(t, { allowed_origins: [opener.origin] });
     attackerOrg = await createTenant(t);
     manager = await createStaffToken(t, org.slug, 'manager');
@@ -115,33 +107,11 @@ describe('hostile pages cannot act or sign in through a victim browser (issue #1
       external_order_id: 'o-1',
     });
     pending = conversion.cascaded_bonuses.map((b) => b.bonus_id);
-    browser = await launchBrowser();
   }, 60_000);
 
-  afterAll(async () => {
-    const steps: (() => Promise<unknown> | undefined)[] = [
-      ...contexts.map((c) => () => c.close()),
-      () => browser?.close(),
-      () => t?.close(),
-      () => smtp?.close(),
-      () => opener?.close(),
-      () => hostile?.close(),
-    ];
-    for (const step of steps) {
-      try {
-        await step();
-      } catch {
-        // Keep closing the rest.
-      }
-    }
-  });
+  afterAll(() => suite?.close());
 
-  async function newContext(): Promise<BrowserContext> {
-    const context = await browser!.newContext();
-    context.setDefaultTimeout(10_000);
-    contexts.push(context);
-    return context;
-  }
+  const newContext = () => suite!.newContext();
 
   /** Opens `url` in `page` and returns the service's answer to the form the page submits. */
   async function visitHostile(page: Page, url: string, target: string) {

@@ -5,21 +5,15 @@
  * service listens on a loopback port with real PostgreSQL and Redis behind it.
  */
 import { randomBytes } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import type { Response } from 'supertest';
 import { createTenant, type TestTenant } from '../factories/tenants.factory';
 import { upsertUser } from '../factories/users.factory';
-import {
-  freePort,
-  launchBrowser,
-  type OpenerServer,
-  openerState,
-  screenshot,
-  startOpenerServer,
-} from '../utils/browser';
-import { createTestApp, type TestApp } from '../utils/create-test-app';
+import { type OpenerServer, openerState, screenshot, startOpenerServer } from '../utils/browser';
+import { type BrowserSuite, startBrowserSuite } from '../utils/browser-suite';
+import type { TestApp } from '../utils/create-test-app';
 import { type FormTicket, formTicket } from '../utils/pages-http';
-import { type SmtpCatcher, startSmtpCatcher } from '../utils/smtp-catcher';
+import type { SmtpCatcher } from '../utils/smtp-catcher';
 
 interface AuthSuccess {
   type: string;
@@ -44,35 +38,31 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const newState = () => `st-${randomBytes(8).toString('hex')}`;
 
 describe('popup sign-in in a real browser (seed 4.4, SPEC 5)', () => {
+  let suite: BrowserSuite | undefined;
   let smtp: SmtpCatcher | undefined;
   let allowed: OpenerServer | undefined;
   let foreign: OpenerServer | undefined;
   let t: TestApp | undefined;
-  let browser: Browser | undefined;
   let tenant: TestTenant;
   let base: string;
   let partnerSite: string;
   /** The sign-in form's pre-session cookie and `_csrf`, as a browser has them after page one. */
   let ticket: FormTicket;
   /** Console lines of every browser context that mention a Content-Security-Policy violation. */
-  const cspViolations: string[] = [];
+  let cspViolations: string[] = [];
 
   const app = () => t!;
 
   beforeAll(async () => {
-    smtp = await startSmtpCatcher();
+    suite = await startBrowserSuite({
+      smtp: true,
+      env: { MAIL_FROM: `Referral service <${MAIL_FROM_ADDRESS}>` },
+    });
+    ({ t, base, smtp, cspViolations } = suite);
     allowed = await startOpenerServer();
     foreign = await startOpenerServer();
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    t = await createTestApp({
-      PORT: String(port),
-      PUBLIC_BASE_URL: base,
-      SMTP_URL: smtp.url,
-      MAIL_FROM: `Referral service <${MAIL_FROM_ADDRESS}>`,
-    });
-    await t.app.listen(port, '127.0.0.1');
-    browser = await launchBrowser();
+    suite.onClose(() => allowed?.close());
+    suite.onClose(() => foreign?.close());
     const slug = `popup-${randomBytes(4).toString('hex')}`;
     partnerSite = `https://${slug}.example`;
     tenant = await createTenant(t, {
@@ -87,22 +77,7 @@ describe('popup sign-in in a real browser (seed 4.4, SPEC 5)', () => {
     );
   }, 60_000);
 
-  afterAll(async () => {
-    const steps: (() => Promise<unknown> | undefined)[] = [
-      () => browser?.close(),
-      () => t?.close(),
-      () => smtp?.close(),
-      () => allowed?.close(),
-      () => foreign?.close(),
-    ];
-    for (const step of steps) {
-      try {
-        await step();
-      } catch {
-        // Keep closing the rest.
-      }
-    }
-  });
+  afterAll(() => suite?.close());
 
   // ---------------------------------------------------------------------------------------------
   // Helpers
@@ -113,14 +88,7 @@ describe('popup sign-in in a real browser (seed 4.4, SPEC 5)', () => {
     return { email, memberId: user.memberId };
   }
 
-  async function newContext(): Promise<BrowserContext> {
-    const context = await browser!.newContext();
-    context.setDefaultTimeout(10_000);
-    context.on('console', (message) => {
-      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
-    });
-    return context;
-  }
+  const newContext = () => suite!.newContext();
 
   /** Loads the opener page of `opener` and clicks its button; resolves with both pages. */
   async function openPopup(

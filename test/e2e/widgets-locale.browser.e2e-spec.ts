@@ -6,12 +6,12 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { createLead, registerConversion } from '../factories/money.factory';
 import { createTenant, type TestTenant } from '../factories/tenants.factory';
 import { upsertUser, type UpsertedUser } from '../factories/users.factory';
-import { freePort, launchBrowser } from '../utils/browser';
-import { createTestApp, type TestApp } from '../utils/create-test-app';
+import { type BrowserSuite, startBrowserSuite } from '../utils/browser-suite';
+import type { TestApp } from '../utils/create-test-app';
 import { widgetScreenshot } from '../utils/widget-site';
 
 /** SPEC 1: exactly what Intl prints. */
@@ -43,8 +43,8 @@ interface Site {
 jest.setTimeout(60_000);
 
 describe('widgets in any locale (issue #14, item 3)', () => {
+  let suite: BrowserSuite | undefined;
   let t: TestApp | undefined;
-  let browser: Browser | undefined;
   let site: Site | undefined;
   let base: string;
   let tenant: TestTenant;
@@ -109,14 +109,13 @@ describe('widgets in any locale (issue #14, item 3)', () => {
   const texts = (locator: Locator) => locator.evaluateAll((els) => els.map((e) => e.textContent));
 
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
+    suite = await startBrowserSuite({ timeoutMs: 30_000 });
+    ({ t, base } = suite);
     site = await startSite(
       () => partner.memberId,
       () => tenant.slug,
     );
-    t = await createTestApp({ PORT: String(port), PUBLIC_BASE_URL: base });
-    await t.app.listen(port, '127.0.0.1');
+    suite.onClose(() => site?.close());
     tenant = await createTenant(t, {
       locale: 'de-DE',
       currency: 'EUR',
@@ -148,21 +147,12 @@ describe('widgets in any locale (issue #14, item 3)', () => {
       `/admin/v1/tenants/${tenant.slug}/bonuses/${manual.body.bonus_id}/approve`,
     );
     expect(approved.status).toBe(200);
-    browser = await launchBrowser();
   }, 120_000);
 
-  afterAll(async () => {
-    for (const step of [() => browser?.close(), () => t?.close(), () => site?.close()]) {
-      try {
-        await step();
-      } catch {
-        // Keep closing the rest.
-      }
-    }
-  });
+  afterAll(() => suite?.close());
 
   it("a page that names no locale shows the de-DE tenant's: German amounts and dates, English labels", async () => {
-    const context = await browser!.newContext();
+    const context = await suite!.newContext();
     const page = await context.newPage();
     await page.goto(
       site!.page({ widgets: ['cabinet', 'bonuses', 'leads', 'partners', 'lead-form'] }),
@@ -229,7 +219,7 @@ describe('widgets in any locale (issue #14, item 3)', () => {
     [{ lang: 'kk-kz' }, 'kk-KZ', 'en'],
     [{ lang: 'ru-KZ' }, 'ru-KZ', 'ru'],
   ] as const)('a page that asks for %j shows %s, texts in %s', async (asks, locale, language) => {
-    const context = await browser!.newContext();
+    const context = await suite!.newContext();
     const page = await context.newPage();
     await page.goto(site!.page({ widgets: ['cabinet'], ...asks }));
     const cab = await settled(page, 'cabinet');

@@ -7,12 +7,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import type { Browser, BrowserContext, ConsoleMessage, Locator, Page } from 'playwright-core';
+import type { BrowserContext, ConsoleMessage, Locator, Page } from 'playwright-core';
 import request from 'supertest';
 import { DemoSeeder, type DemoInfo } from '../../src/demo/demo-seeder.service';
-import { freePort, launchBrowser } from '../utils/browser';
-import { createTestApp, type TestApp } from '../utils/create-test-app';
-import { type SmtpCatcher, startSmtpCatcher } from '../utils/smtp-catcher';
+import { type BrowserSuite, startBrowserSuite } from '../utils/browser-suite';
+import type { TestApp } from '../utils/create-test-app';
+import type { SmtpCatcher } from '../utils/smtp-catcher';
 import {
   SITE_ACCENT,
   startWidgetSite,
@@ -50,31 +50,30 @@ interface Json {
 }
 
 describe('embeddable widgets in a real browser (SPEC 8, issue 7)', () => {
+  let suite: BrowserSuite | undefined;
   let smtp: SmtpCatcher | undefined;
   let t: TestApp | undefined;
-  let browser: Browser | undefined;
   let partnerSite: WidgetSite | undefined;
   let foreignSite: WidgetSite | undefined;
   let base: string;
   let demo: DemoInfo;
   /** Console lines of every page that mention a Content-Security-Policy violation. */
-  const cspViolations: string[] = [];
+  let cspViolations: string[] = [];
 
   const app = () => t!;
 
   beforeAll(async () => {
-    smtp = await startSmtpCatcher();
+    suite = await startBrowserSuite({
+      smtp: true,
+      env: { MAIL_FROM: 'Referral service <signin@referrals.test>' },
+      context: { viewport: { width: 1280, height: 900 } },
+      timeoutMs: 30_000,
+    });
+    ({ t, base, smtp, cspViolations } = suite);
     partnerSite = await startWidgetSite();
     foreignSite = await startWidgetSite();
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    t = await createTestApp({
-      PORT: String(port),
-      PUBLIC_BASE_URL: base,
-      SMTP_URL: smtp.url,
-      MAIL_FROM: 'Referral service <signin@referrals.test>',
-    });
-    await t.app.listen(port, '127.0.0.1');
+    suite.onClose(() => partnerSite?.close());
+    suite.onClose(() => foreignSite?.close());
     // The test database is shared by the run's test files (never empty): seed explicitly.
     demo = await t.app.get(DemoSeeder).ensureDemo();
     // A tenant's own site on another origin is allowed as well; the foreign site is not.
@@ -83,25 +82,9 @@ describe('embeddable widgets in a real browser (SPEC 8, issue 7)', () => {
       .patch(`/admin/v1/tenants/${demo.slug}`)
       .send({ allowed_origins: [...current.body.allowed_origins, partnerSite.origin] });
     expect(patched.status).toBe(200);
-    browser = await launchBrowser();
   }, 120_000);
 
-  afterAll(async () => {
-    const steps: (() => Promise<unknown> | undefined)[] = [
-      () => browser?.close(),
-      () => t?.close(),
-      () => smtp?.close(),
-      () => partnerSite?.close(),
-      () => foreignSite?.close(),
-    ];
-    for (const step of steps) {
-      try {
-        await step();
-      } catch {
-        // Keep closing the rest.
-      }
-    }
-  });
+  afterAll(() => suite?.close());
 
   // ---------------------------------------------------------------------------------------------
   // Helpers
@@ -131,13 +114,7 @@ describe('embeddable widgets in a real browser (SPEC 8, issue 7)', () => {
     return res.body as Json;
   }
 
-  async function newContext(): Promise<BrowserContext> {
-    const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
-    context.on('console', (message) => {
-      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
-    });
-    return context;
-  }
+  const newContext = () => suite!.newContext();
 
   const widget = (page: Page, name: string): Locator =>
     page.locator(`[data-service-widget="${name}"]`).first();

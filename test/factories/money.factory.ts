@@ -1,3 +1,4 @@
+import { federationApi } from '../utils/api-client';
 import type { TestApp } from '../utils/create-test-app';
 
 /** Registers a lead for `referrerUserId` through the Federation API. */
@@ -7,15 +8,11 @@ export async function createLead(
   referrerUserId: string,
   body: Record<string, unknown> = {},
 ): Promise<string> {
-  const res = await t
-    .http()
-    .post('/federation/v1/leads')
-    .set('X-Service-Tenant-Key', tenantKey)
-    .send({
-      referrer_user_id: referrerUserId,
-      contact: { name: 'Lead', email: 'lead@example.org' },
-      ...body,
-    });
+  const res = await federationApi(t, tenantKey).createLead({
+    referrer_user_id: referrerUserId,
+    contact: { name: 'Lead', email: 'lead@example.org' },
+    ...body,
+  });
   if (res.status !== 200) throw new Error(`createLead: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.lead_id;
 }
@@ -29,11 +26,7 @@ export async function registerConversion(
   conversion_id: string;
   cascaded_bonuses: { bonus_id: string; user_id: string; amount_kopecks: number; tier: string }[];
 }> {
-  const res = await t
-    .http()
-    .post('/federation/v1/conversions/register')
-    .set('X-Service-Tenant-Key', tenantKey)
-    .send({ currency: 'RUB', ...body });
+  const res = await federationApi(t, tenantKey).registerConversion({ currency: 'RUB', ...body });
   if (res.status !== 200)
     throw new Error(`registerConversion: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;

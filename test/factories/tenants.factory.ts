@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import type { CreatedTenantResponse } from '../../src/tenants/dto/tenant.response';
+import { adminApi } from '../utils/api-client';
 import type { TestApp } from '../utils/create-test-app';
 
 export interface TestTenant {
   slug: string;
   orgId: string;
   key: string;
-  body: Record<string, unknown>;
+  body: CreatedTenantResponse;
 }
 
 export function uniqueSlug(prefix = 't'): string {
@@ -18,16 +20,12 @@ export async function createTenant(
   overrides: Record<string, unknown> = {},
 ): Promise<TestTenant> {
   const slug = (overrides.slug as string) ?? uniqueSlug();
-  const res = await t
-    .http()
-    .post('/admin/v1/tenants')
-    .set('Authorization', `Bearer ${t.adminToken}`)
-    .send({
-      slug,
-      display_name: `Tenant ${slug}`,
-      allowed_origins: [`https://${slug}.example`],
-      ...overrides,
-    });
+  const res = await adminApi(t, t.adminToken).createTenant({
+    slug,
+    display_name: `Tenant ${slug}`,
+    allowed_origins: [`https://${slug}.example`],
+    ...overrides,
+  });
   if (res.status !== 201)
     throw new Error(`createTenant: ${res.status} ${JSON.stringify(res.body)}`);
   return { slug, orgId: res.body.org_id, key: res.body.tenant_key, body: res.body };
@@ -39,11 +37,10 @@ export async function createStaffToken(
   slug: string,
   role: 'owner' | 'manager' | 'viewer',
 ): Promise<string> {
-  const res = await t
-    .http()
-    .post(`/admin/v1/tenants/${slug}/staff-tokens`)
-    .set('Authorization', `Bearer ${t.adminToken}`)
-    .send({ name: `${role} of ${slug}`, role });
+  const res = await adminApi(t, t.adminToken).createStaffToken(slug, {
+    name: `${role} of ${slug}`,
+    role,
+  });
   if (res.status !== 201)
     throw new Error(`createStaffToken: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.token;

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import type { UpsertUserResponse } from '../../src/users/dto/upsert-user.response';
+import { federationApi } from '../utils/api-client';
 import type { TestApp } from '../utils/create-test-app';
 
 export interface UpsertedUser {
   memberId: string;
   serviceUserId: string;
   externalId: string;
-  body: Record<string, unknown>;
+  body: UpsertUserResponse;
 }
 
 /** Upserts a user through the Federation API with the tenant's key. */
@@ -15,11 +17,7 @@ export async function upsertUser(
   body: Record<string, unknown> = {},
 ): Promise<UpsertedUser> {
   const externalId = (body.external_id as string) ?? `ext-${randomBytes(5).toString('hex')}`;
-  const res = await t
-    .http()
-    .post('/federation/v1/users/upsert')
-    .set('X-Service-Tenant-Key', tenantKey)
-    .send({ external_id: externalId, ...body });
+  const res = await federationApi(t, tenantKey).upsertUser({ external_id: externalId, ...body });
   if (res.status !== 200) throw new Error(`upsertUser: ${res.status} ${JSON.stringify(res.body)}`);
   return {
     memberId: res.body.tenant_service_id,
