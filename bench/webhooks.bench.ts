@@ -13,7 +13,8 @@
  *
  * Run: npx ts-node --transpile-only bench/webhooks.bench.ts
  * Needs PostgreSQL and Redis (BENCH_DATABASE_SERVER, BENCH_REDIS_URL; local defaults). Creates and
- * drops its own database `bench_webhooks_<random>` and Bull prefix; always exits 0.
+ * drops its own database `bench_webhooks_<random>` and Bull prefix (bench/harness.ts); exits 1 only
+ * when it crashes.
  * Knobs: BENCH_EVENTS (N, 10000), BENCH_CONCURRENCY (C, 16; at most 64), BENCH_WARMUP (2000),
  * BENCH_ROUNDS (3), BENCH_CPU_PROFILE (a file for a CPU profile of the first engine round).
  */
@@ -23,15 +24,12 @@ import { Session } from 'node:inspector/promises';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
-import Redis from 'ioredis';
 import { Client } from 'pg';
-import { createApp } from '../src/app.setup';
-import { loadConfig } from '../src/config/load-config';
-import { ensureDatabase, quoteIdent, runMigrations } from '../src/database/ensure-database';
 import { TransactionHost } from '../src/database/transaction-host';
 import { EventsService } from '../src/events/events.service';
 import { newId } from '../src/common/ids';
 import { selfSignedCertificate } from '../test/utils/https-receiver';
+import { runBenchmark } from './harness';
 
 const N = Number(process.env.BENCH_EVENTS ?? 10000);
 const C = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -43,9 +41,6 @@ const TARGET_RATIO = 0.5;
 const PROFILE = process.env.BENCH_CPU_PROFILE;
 /** The engine must finish within this, or the run reports what it got and FAIL. */
 const ENGINE_DEADLINE_MS = 120_000;
-
-const SERVER = process.env.BENCH_DATABASE_SERVER ?? 'postgres://postgres@127.0.0.1:5432';
-const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** Event ids of the baseline's requests start with this (the engine's start with `evt_`). */
 const BASELINE_ID = 'base_';
@@ -129,36 +124,13 @@ async function plainLoop(url: string, ca: string, body: string, n: number, c: nu
   return elapsed;
 }
 
-async function main(): Promise<void> {
-  const runId = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  const dbName = `bench_webhooks_${runId}`;
-  const databaseUrl = `${SERVER}/${dbName}`;
-  const queuePrefix = `bench_${runId}`;
-  const adminToken = `adm_${randomBytes(24).toString('base64url')}`;
-  const started = Date.now();
-  const log = (msg: string) =>
-    process.stdout.write(`[${((Date.now() - started) / 1000).toFixed(1)}s] ${msg}\n`);
-
-  await ensureDatabase(databaseUrl);
-  const receiver = await startReceiver();
-  let app: Awaited<ReturnType<typeof createApp>> | undefined;
-  try {
-    await runMigrations(databaseUrl);
-    log(`database ${dbName} migrated`);
+runBenchmark(
+  { name: 'webhooks' },
+  async ({ databaseUrl, adminToken, log, startApp, onCleanup }) => {
+    const receiver = await startReceiver();
+    onCleanup(() => receiver.close());
     const { caFile } = selfSignedCertificate();
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      DATABASE_URL: databaseUrl,
-      REDIS_URL,
-      QUEUE_PREFIX: queuePrefix,
-      ADMIN_TOKEN: adminToken,
-      JWT_SECRET: randomBytes(32).toString('base64url'),
-      REF_SIGNING_SECRET: randomBytes(32).toString('base64url'),
-      SECRETS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      PUBLIC_BASE_URL: 'http://localhost:3000',
-      MIGRATIONS_RUN: 'false',
-      LOG_LEVEL: 'silent',
-      RATE_LIMITS: 'off',
+    const { app, base } = await startApp({
       // API and worker in one process: the receiver, the engine and the baseline share the box.
       PROCESS_ROLE: 'all',
       WEBHOOK_CA_FILE: caFile,
@@ -167,10 +139,6 @@ async function main(): Promise<void> {
       WEBHOOK_ENDPOINT_CONCURRENCY: String(C),
       WEBHOOK_TIMEOUT_MS: '10000',
     });
-    app = await createApp(config);
-    await app.listen(0, '127.0.0.1');
-    const { port } = app.getHttpServer().address() as AddressInfo;
-    const base = `http://127.0.0.1:${port}`;
     const call = async (method: string, path: string, body: unknown) => {
       const res = await fetch(`${base}${path}`, {
         method,
@@ -288,9 +256,9 @@ async function main(): Promise<void> {
         const [http] = (
           await db.query(
             `SELECT avg(duration_ms)::float AS mean,
-                    percentile_cont(0.5) WITHIN GROUP (ORDER BY duration_ms)::float AS p50,
-                    max(duration_ms)::int AS max
-               FROM webhook_attempts WHERE tenant_id = $1 AND event_id = ANY($2)`,
+                  percentile_cont(0.5) WITHIN GROUP (ORDER BY duration_ms)::float AS p50,
+                  max(duration_ms)::int AS max
+             FROM webhook_attempts WHERE tenant_id = $1 AND event_id = ANY($2)`,
             [tenantId, emitted.map((e) => e.event_id)],
           )
         ).rows as { mean: number; p50: number; max: number }[];
@@ -372,27 +340,5 @@ async function main(): Promise<void> {
     } finally {
       await db.end();
     }
-  } catch (error) {
-    process.stdout.write(`benchmark failed: ${(error as Error).stack ?? String(error)}\n`);
-  } finally {
-    if (app) await app.close().catch(() => undefined);
-    await receiver.close();
-    const admin = new Client({ connectionString: `${SERVER}/postgres` });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(dbName)} WITH (FORCE)`);
-    await admin.end();
-    const redis = new Redis(REDIS_URL);
-    const keys = await redis.keys(`${queuePrefix}:*`);
-    if (keys.length) await redis.del(...keys);
-    redis.disconnect();
-    log(`cleaned up (database ${dbName} dropped)`);
-  }
-}
-
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    process.stdout.write(`benchmark failed: ${String(error)}\n`);
-    process.exit(0);
   },
 );
