@@ -16,6 +16,7 @@ import { IdempotencyModule } from './idempotency/idempotency.module';
 import { LeadsModule } from './leads/leads.module';
 import { OauthModule } from './oauth/oauth.module';
 import { OffersModule } from './offers/offers.module';
+import { PayoutsModule, PayoutsWorkerModule } from './payouts/payouts.module';
 import { AccessModule } from './access/access.module';
 import { ProblemFilter } from './common/errors/problem.filter';
 import { httpLogOptions } from './common/http/http-log';
@@ -56,6 +57,7 @@ export class AppModule {
         LeadsModule,
         BonusesModule,
         ConversionsModule,
+        PayoutsModule,
         WebhooksModule,
         EmbedModule,
         OauthModule,
@@ -70,7 +72,12 @@ export class AppModule {
         // Queue consumers and timers run only where PROCESS_ROLE asks for a worker.
         ...(config.processRole === 'api'
           ? []
-          : [BonusesWorkerModule, WebhooksWorkerModule, HousekeepingWorkerModule]),
+          : [
+              BonusesWorkerModule,
+              WebhooksWorkerModule,
+              HousekeepingWorkerModule,
+              PayoutsWorkerModule,
+            ]),
       ],
       providers: [
         { provide: APP_FILTER, useClass: ProblemFilter },

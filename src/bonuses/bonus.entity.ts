@@ -3,7 +3,7 @@ import { bigintToNumber } from '../database/columns';
 import { TenantEntity } from '../tenants/tenant.entity';
 import { MemberEntity } from '../users/member.entity';
 
-export const BONUS_STATUSES = ['pending', 'approved', 'rejected', 'reversed'] as const;
+export const BONUS_STATUSES = ['pending', 'approved', 'paid', 'rejected', 'reversed'] as const;
 export type BonusStatus = (typeof BONUS_STATUSES)[number];
 export type BonusSourceType = 'lead' | 'conversion' | 'manual';
 
@@ -33,6 +33,8 @@ export class BonusEntity {
   @Column({ type: 'timestamptz', name: 'approved_at', nullable: true }) approvedAt: Date | null;
   @Column({ type: 'timestamptz', name: 'rejected_at', nullable: true }) rejectedAt: Date | null;
   @Column({ type: 'timestamptz', name: 'reversed_at', nullable: true }) reversedAt: Date | null;
+  /** When the payout holding it was marked paid (docs/payouts.md); null until then. */
+  @Column({ type: 'timestamptz', name: 'paid_at', nullable: true }) paidAt?: Date | null;
   @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' }) createdAt: Date;
 
   @ManyToOne(() => TenantEntity)

@@ -1,6 +1,7 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
+import { LedgerModule } from '../payouts/ledger/ledger.module';
 import { UsersModule } from '../users/users.module';
 import { BonusSweepWorker } from './bonus-sweep.processor';
 import { BonusesAdminController } from './bonuses-admin.controller';
@@ -9,7 +10,7 @@ import { BonusesRepository } from './bonuses.repository';
 import { BonusesService } from './bonuses.service';
 
 @Module({
-  imports: [AuditModule, UsersModule],
+  imports: [AuditModule, UsersModule, LedgerModule],
   controllers: [BonusesAdminController],
   providers: [BonusesRepository, BonusesService],
   exports: [BonusesService],

@@ -158,6 +158,7 @@ export class BonusesRepository {
     );
   }
 
+  /** Pending, approved and paid bonuses of the source; `approved_at` tells which were approved. */
   reverseBySource(
     tenantId: string,
     sourceType: BonusSourceType,
@@ -165,8 +166,31 @@ export class BonusesRepository {
   ): Promise<BonusEntity[]> {
     return this.transition(
       `status = 'reversed', reversed_at = now()`,
-      `tenant_id = $1 AND source_type = $2 AND source_id = $3 AND status IN ('pending', 'approved')`,
+      `tenant_id = $1 AND source_type = $2 AND source_id = $3
+       AND status IN ('pending', 'approved', 'paid')`,
       [tenantId, sourceType, sourceId],
+    );
+  }
+
+  /**
+   * Locks bonuses in id order (FOR UPDATE) before a payout's own row: a payout transition and a
+   * reversal then take their locks in the same order (bonus, then payout) and never deadlock.
+   */
+  async lockInOrder(tenantId: string, bonusIds: string[]): Promise<void> {
+    if (!bonusIds.length) return;
+    await this.tx.manager.query(
+      `SELECT id FROM bonuses WHERE tenant_id = $1 AND id = ANY($2::text[]) ORDER BY id FOR UPDATE`,
+      [tenantId, bonusIds],
+    );
+  }
+
+  /** approved → paid for the bonuses of a payout marked paid (reversed ones stay reversed). */
+  markPaid(tenantId: string, bonusIds: string[], paidAt: Date): Promise<BonusEntity[]> {
+    if (!bonusIds.length) return Promise.resolve([]);
+    return this.transition(
+      `status = 'paid', paid_at = $3`,
+      `tenant_id = $1 AND id = ANY($2::text[]) AND status = 'approved'`,
+      [tenantId, bonusIds, paidAt],
     );
   }
 

@@ -6,6 +6,7 @@ import { offsetOf, pagination } from '../common/http/pagination.dto';
 import { newId } from '../common/ids';
 import { TransactionHost } from '../database/transaction-host';
 import { EventsService } from '../events/events.service';
+import { LedgerService } from '../payouts/ledger/ledger.service';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { UserNotFoundError } from '../users/user.errors';
 import { UsersService } from '../users/users.service';
@@ -47,6 +48,7 @@ export class BonusesService {
     private readonly events: EventsService,
     private readonly users: UsersService,
     private readonly audit: AuditService,
+    private readonly ledger: LedgerService,
   ) {}
 
   /** Accrues pending bonuses and emits `bonus.pending` for each; joins the caller's transaction. */
@@ -93,6 +95,7 @@ export class BonusesService {
       const bonus = await this.bonuses.approve(tenantId, bonusId);
       if (!bonus) throw await this.transitionError(tenantId, bonusId, 'approved');
       await this.emitApproved(tenantId, [bonus]);
+      await this.ledger.bonusesApproved(tenantId, [bonus]);
       await this.audit.record(tenantId, actor, 'bonus.approved', { type: 'bonus', id: bonus.id });
       return toBonusResponse(bonus);
     });
@@ -166,9 +169,30 @@ export class BonusesService {
     return rejected;
   }
 
-  /** Writes off a conversion's pending and approved bonuses; caller's transaction. */
-  reverseForConversion(tenantId: string, conversionId: string): Promise<BonusEntity[]> {
-    return this.bonuses.reverseBySource(tenantId, 'conversion', conversionId);
+  /**
+   * Writes off a conversion's pending, approved and paid bonuses; caller's transaction. A paid one,
+   * or one a pending payout holds, is clawed back (docs/payouts.md): `clawbackId` names it.
+   */
+  async reverseForConversion(
+    tenantId: string,
+    conversionId: string,
+  ): Promise<(BonusEntity & { clawbackId?: string })[]> {
+    const reversed = await this.bonuses.reverseBySource(tenantId, 'conversion', conversionId);
+    const clawbacks = await this.ledger.bonusesReversed(
+      tenantId,
+      reversed.map((b) => ({ ...b, wasApproved: b.approvedAt !== null })),
+    );
+    return reversed.map((b) => Object.assign(b, { clawbackId: clawbacks.get(b.id) }));
+  }
+
+  /** Locks a payout's bonuses in id order, before the payout's own row (docs/payouts.md). */
+  lockForPayout(tenantId: string, bonusIds: string[]): Promise<void> {
+    return this.bonuses.lockInOrder(tenantId, bonusIds);
+  }
+
+  /** approved → paid for the bonuses of a payout marked paid; caller's transaction. */
+  markPaid(tenantId: string, bonusIds: string[], paidAt: Date): Promise<BonusEntity[]> {
+    return this.bonuses.markPaid(tenantId, bonusIds, paidAt);
   }
 
   bonusesOfSource(
@@ -191,7 +215,10 @@ export class BonusesService {
           const batch = await this.bonuses.approveDue(batchSize);
           const byTenant = new Map<string, BonusEntity[]>();
           for (const b of batch) byTenant.set(b.tenantId, [...(byTenant.get(b.tenantId) ?? []), b]);
-          for (const [tenantId, bonuses] of byTenant) await this.emitApproved(tenantId, bonuses);
+          for (const [tenantId, bonuses] of byTenant) {
+            await this.emitApproved(tenantId, bonuses);
+            await this.ledger.bonusesApproved(tenantId, bonuses);
+          }
           return batch.length;
         }),
       );

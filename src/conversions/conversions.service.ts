@@ -160,6 +160,7 @@ export class ConversionsService {
         bonus_id: b.id,
         user_id: b.serviceUserId,
         amount_kopecks: b.amountKopecks,
+        ...(b.clawbackId ? { clawback: true as const } : {}),
       }));
       const reversedAt = conversion.reversedAt!.toISOString();
       await this.events.emit(tenantId, 'conversion.reversed', {
@@ -223,7 +224,7 @@ export class ConversionsService {
 }
 
 /** Bonuses in chain order (referrer first), whatever order the database returned them in. */
-function byTier(bonuses: BonusEntity[]): BonusEntity[] {
+function byTier<T extends BonusEntity>(bonuses: T[]): T[] {
   return [...bonuses].sort((a, b) => tierIndex(a.tier!) - tierIndex(b.tier!));
 }
 

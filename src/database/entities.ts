@@ -10,6 +10,7 @@ import { LeadEntity } from '../leads/lead.entity';
 import { ConsentTokenEntity, SessionEntity } from '../oauth/session.entity';
 import { SignInCodeEntity } from '../oauth/sign-in-code.entity';
 import { OfferEntity } from '../offers/offer.entity';
+import { PayoutEntity, PayoutRunEntity } from '../payouts/payout.entity';
 import { StaffTokenEntity } from '../tenants/staff-token.entity';
 import { TenantKeyEntity } from '../tenants/tenant-key.entity';
 import { TenantEntity } from '../tenants/tenant.entity';
@@ -42,4 +43,6 @@ export const ENTITIES = [
   SessionEntity,
   ConsentTokenEntity,
   AdminSessionEntity,
+  PayoutEntity,
+  PayoutRunEntity,
 ];

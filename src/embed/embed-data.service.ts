@@ -4,6 +4,7 @@ import { BonusesService } from '../bonuses/bonuses.service';
 import { offsetOf, pagination } from '../common/http/pagination.dto';
 import { formatMoney, label, relativeTime, type UiLocale, uiLocale } from '../common/i18n/format';
 import type { LeadEntity } from '../leads/lead.entity';
+import { type Balance, LedgerService } from '../payouts/ledger/ledger.service';
 import { LeadsService } from '../leads/leads.service';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import type { MemberEntity } from '../users/member.entity';
@@ -42,6 +43,7 @@ export class EmbedDataService {
     private readonly users: UsersService,
     private readonly leads: LeadsService,
     private readonly bonusLedger: BonusesService,
+    private readonly ledger: LedgerService,
   ) {}
 
   async cabinet(
@@ -82,8 +84,9 @@ export class EmbedDataService {
   ): Promise<EmbedBonusesResponse> {
     const locale = uiLocale(query.locale, tenant.locale);
     const member = await this.users.getMember(tenant.id, userId);
-    const [balances, [rows, total]] = await Promise.all([
+    const [balances, payable, [rows, total]] = await Promise.all([
       this.bonusLedger.balances(tenant.id, member.id),
+      this.ledger.balances(tenant.id, member.id),
       this.bonusLedger.forMember(tenant.id, member.id, offsetOf(query), query.page_size),
     ]);
     const own = balances.find((b) => b.currency === tenant.currency);
@@ -98,12 +101,19 @@ export class EmbedDataService {
         pending_formatted: money(own?.pendingKopecks ?? 0, tenant.currency),
         currency: tenant.currency,
       },
-      accounts: balances.map((b) => ({
+      accounts: accounts(balances, payable).map((b) => ({
         currency: b.currency,
         cleared_kopecks: b.clearedKopecks,
         pending_kopecks: b.pendingKopecks,
         cleared_formatted: money(b.clearedKopecks, b.currency),
         pending_formatted: money(b.pendingKopecks, b.currency),
+        // docs/payouts.md: the ledger's balances (a clawback may make available negative).
+        available_kopecks: b.availableKopecks,
+        in_payout_kopecks: b.inPayoutKopecks,
+        paid_kopecks: b.paidKopecks,
+        available_formatted: money(b.availableKopecks, b.currency),
+        in_payout_formatted: money(b.inPayoutKopecks, b.currency),
+        paid_formatted: money(b.paidKopecks, b.currency),
       })),
       transactions: rows.map((b) => transaction(b, locale)),
       pagination: pagination(query, total),
@@ -195,11 +205,31 @@ export class EmbedDataService {
   }
 }
 
+/** One account per currency of either the bonus sums or the ledger, by currency. */
+function accounts(
+  sums: { currency: string; clearedKopecks: number; pendingKopecks: number }[],
+  ledger: Balance[],
+) {
+  const currencies = [...new Set([...sums, ...ledger].map((b) => b.currency))].sort();
+  return currencies.map((currency) => {
+    const s = sums.find((b) => b.currency === currency);
+    const l = ledger.find((b) => b.currency === currency);
+    return {
+      currency,
+      clearedKopecks: s?.clearedKopecks ?? 0,
+      pendingKopecks: s?.pendingKopecks ?? 0,
+      availableKopecks: l?.availableKopecks ?? 0,
+      inPayoutKopecks: l?.inPayoutKopecks ?? 0,
+      paidKopecks: l?.paidKopecks ?? 0,
+    };
+  });
+}
+
 function displayName(member: Pick<MemberEntity, 'fullName' | 'role'>, locale: UiLocale): string {
   return member.fullName ?? label('role', member.role, locale);
 }
 
-function userBlock(member: MemberEntity, locale: UiLocale): EmbedUserResponse {
+export function userBlock(member: MemberEntity, locale: UiLocale): EmbedUserResponse {
   return {
     id_surrogate: member.id,
     display_name: displayName(member, locale),
@@ -208,7 +238,7 @@ function userBlock(member: MemberEntity, locale: UiLocale): EmbedUserResponse {
   };
 }
 
-function tenantBlock(tenant: TenantEntity) {
+export function tenantBlock(tenant: TenantEntity) {
   return { slug: tenant.slug, display_name: tenant.displayName };
 }
 

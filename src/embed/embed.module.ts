@@ -2,6 +2,7 @@ import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/c
 import { BonusesModule } from '../bonuses/bonuses.module';
 import { EmbedCorsMiddleware } from '../access/embed-cors.middleware';
 import { LeadsModule } from '../leads/leads.module';
+import { LedgerModule } from '../payouts/ledger/ledger.module';
 import { TenantsModule } from '../tenants/tenants.module';
 import { UsersModule } from '../users/users.module';
 import { EmbedDataController } from './embed-data.controller';
@@ -9,7 +10,7 @@ import { EmbedDataService } from './embed-data.service';
 
 /** The Embed Data API (widgets' reads) and the CORS rules of every /embed path. */
 @Module({
-  imports: [TenantsModule, UsersModule, LeadsModule, BonusesModule],
+  imports: [TenantsModule, UsersModule, LeadsModule, BonusesModule, LedgerModule],
   controllers: [EmbedDataController],
   providers: [EmbedDataService],
 })

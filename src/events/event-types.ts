@@ -42,7 +42,36 @@ export interface EventPayloads {
     conversion_id: string;
     reversed_at: string;
     reason: string;
-    written_off: { bonus_id: string; user_id: string; amount_kopecks: number }[];
+    written_off: { bonus_id: string; user_id: string; amount_kopecks: number; clawback?: true }[];
+  };
+  /** docs/payouts.md: payouts and clawbacks. */
+  'payout.created': {
+    payout_id: string;
+    user_id: string;
+    currency: string;
+    amount_kopecks: number;
+  };
+  'payout.paid': {
+    payout_id: string;
+    user_id: string;
+    currency: string;
+    amount_kopecks: number;
+    reference: string;
+    paid_at: string;
+    bonus_ids: string[];
+  };
+  'payout.failed': {
+    payout_id: string;
+    user_id: string;
+    currency: string;
+    amount_kopecks: number;
+    reason: string;
+  };
+  'clawback.created': {
+    clawback_id: string;
+    user_id: string;
+    bonus_id: string;
+    amount_kopecks: number;
   };
 }
 
@@ -54,6 +83,10 @@ export const EVENT_TYPES = [
   'bonus.rejected',
   'conversion.cascaded',
   'conversion.reversed',
+  'payout.created',
+  'payout.paid',
+  'payout.failed',
+  'clawback.created',
 ] as const satisfies readonly EventType[];
 
 export interface EventEnvelope<T extends EventType = EventType> {

@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { PayoutSettings } from '../payouts/payout-settings';
 import type { Program } from './program';
 
 @Entity({ name: 'tenants' })
@@ -11,6 +12,8 @@ export class TenantEntity {
   allowedOrigins: string[];
   @Column({ type: 'char', length: 3, default: 'RUB' }) currency: string;
   @Column({ type: 'text', default: 'ru-RU' }) locale: string;
+  /** docs/payouts.md: minimum, schedule and hold days of payout runs. */
+  @Column({ type: 'jsonb', default: () => `'{}'` }) payouts?: PayoutSettings;
   @Column({ type: 'text', array: true, name: 'link_domains', default: () => "'{}'" })
   linkDomains: string[];
   @Column({ type: 'jsonb', name: 'link_templates', default: () => "'{}'" })

@@ -1,3 +1,4 @@
+import { withPayoutDefaults } from '../payouts/payout-settings';
 import type { TenantResponse } from './dto/tenant.response';
 import type { TenantEntity } from './tenant.entity';
 
@@ -9,6 +10,7 @@ export function toTenantResponse(tenant: TenantEntity): TenantResponse {
     allowed_origins: tenant.allowedOrigins,
     currency: tenant.currency,
     locale: tenant.locale,
+    payouts: withPayoutDefaults(tenant.payouts),
     link_domains: tenant.linkDomains,
     link_templates: tenant.linkTemplates,
     program: tenant.program,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Actor } from '../access/principal';
 import { isUniqueViolation } from '../common/errors/pg-errors';
 import { newId } from '../common/ids';
+import { withPayoutDefaults } from '../payouts/payout-settings';
 import { TransactionHost } from '../database/transaction-host';
 import { AuditService } from '../audit/audit.service';
 import type { CreateTenantDto } from './dto/create-tenant.dto';
@@ -42,6 +43,7 @@ export class TenantsService {
           allowedOrigins: dto.allowed_origins,
           currency: dto.currency ?? 'RUB',
           locale: dto.locale ?? 'ru-RU',
+          payouts: withPayoutDefaults(dto.payouts),
           linkDomains: dto.link_domains ?? [],
           linkTemplates: dto.link_templates ?? {},
           program: withProgramDefaults(dto.program),
@@ -86,6 +88,8 @@ export class TenantsService {
       if (dto.allowed_origins !== undefined) current.allowedOrigins = dto.allowed_origins;
       if (dto.currency !== undefined) current.currency = dto.currency;
       if (dto.locale !== undefined) current.locale = dto.locale;
+      if (dto.payouts !== undefined)
+        current.payouts = withPayoutDefaults(dto.payouts, withPayoutDefaults(current.payouts));
       if (dto.link_domains !== undefined) current.linkDomains = dto.link_domains;
       if (dto.link_templates !== undefined) current.linkTemplates = dto.link_templates;
       if (dto.program !== undefined) current.program = withProgramDefaults(dto.program);

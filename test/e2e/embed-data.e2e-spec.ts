@@ -371,6 +371,13 @@ describe('embed data: cabinet, bonuses, leads, partners', () => {
           pending_kopecks: full.totals.pending_kopecks,
           cleared_formatted: full.totals.cleared_formatted,
           pending_formatted: full.totals.pending_formatted,
+          // docs/payouts.md: nothing paid out yet, so everything cleared is available.
+          available_kopecks: full.totals.cleared_kopecks,
+          in_payout_kopecks: 0,
+          paid_kopecks: 0,
+          available_formatted: full.totals.cleared_formatted,
+          in_payout_formatted: money(0),
+          paid_formatted: money(0),
         },
       ]);
       // The cabinet's 10 are the first 10 of the full list.
@@ -432,6 +439,12 @@ describe('embed data: cabinet, bonuses, leads, partners', () => {
           pending_kopecks: 1000,
           cleared_formatted: money(0),
           pending_formatted: money(1000),
+          available_kopecks: 0,
+          in_payout_kopecks: 0,
+          paid_kopecks: 0,
+          available_formatted: money(0),
+          in_payout_formatted: money(0),
+          paid_formatted: money(0),
         },
         {
           currency: 'USD',
@@ -439,6 +452,12 @@ describe('embed data: cabinet, bonuses, leads, partners', () => {
           pending_kopecks: 0,
           cleared_formatted: money(2000, 'USD'),
           pending_formatted: money(0, 'USD'),
+          available_kopecks: 2000,
+          in_payout_kopecks: 0,
+          paid_kopecks: 0,
+          available_formatted: money(2000, 'USD'),
+          in_payout_formatted: money(0, 'USD'),
+          paid_formatted: money(0, 'USD'),
         },
       ]);
       const usdItem = body.transactions.find((x: Bonus) => x.currency === 'USD');

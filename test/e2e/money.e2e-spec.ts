@@ -757,7 +757,7 @@ describe('money: conversions and bonuses', () => {
     });
 
     it.each([
-      [{ status: 'paid' }],
+      [{ status: 'settled' }],
       [{ status: 'all' }],
       [{ page: 0 }],
       [{ page_size: 101 }],

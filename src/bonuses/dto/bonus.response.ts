@@ -8,7 +8,7 @@ export class BonusResponse {
   /** @example "RUB" */ currency: string;
   /** `lead`, `conversion` or `manual`. @example "conversion" */ source_type: string;
   /** @example "cnv_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ source_id: string;
-  /** `pending`, `approved`, `rejected` or `reversed`. @example "pending" */ status: string;
+  /** `pending`, `approved`, `paid`, `rejected` or `reversed`. @example "pending" */ status: string;
   /** `referrer`, `upline_N`; null for lead and manual bonuses. @example "referrer" */ tier:
     string | null;
   /** @example null */ approved_at: string | null;

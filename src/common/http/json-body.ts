@@ -11,6 +11,9 @@ export const JSON_API = /^\/(admin|federation|embed)\//;
 /** Routes that read their own body as a stream: the member import (docs/import-export.md). */
 const STREAMED_BODY = /^\/admin\/v1\/tenants\/[^/]+\/imports\/?$/;
 
+/** Routes that read a text/csv body themselves: a payout run's settle file (docs/payouts.md). */
+export const CSV_BODY = /^\/admin\/v1\/tenants\/[^/]+\/payouts\/runs\/[^/]+\/settle\/?$/;
+
 const UNREADABLE_BODY =
   'The body could not be read: its Content-Encoding does not match its bytes, or it is cut short.';
 
@@ -62,6 +65,9 @@ export function jsonBodyMiddlewares() {
       const hasBody = typeis.hasBody(req) && req.headers['content-length'] !== '0';
       // A member import streams its CSV or NDJSON body itself (src/transfer/).
       if (req.method === 'POST' && STREAMED_BODY.test(req.path)) return next();
+      if (req.method === 'POST' && CSV_BODY.test(req.path) && typeis(req, ['text/csv'])) {
+        return next();
+      }
       if (JSON_API.test(req.path) && hasBody && !typeis(req, JSON_TYPES)) {
         return next(
           new DomainError(415, 'unsupported_media_type', 'Send the body as application/json.'),

@@ -24,6 +24,8 @@ export class WrittenOffBonusResponse {
   /** @example "bns_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ bonus_id: string;
   /** @example "usr_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ user_id: string;
   /** @example 125000 */ amount_kopecks: number;
+  /** Present (true) when the bonus was paid or held by a pending payout: a clawback nets it. */
+  clawback?: true;
 }
 
 export class ReversalResponse {

@@ -8,6 +8,7 @@ import { WebhookEndpointSlots1795268917016 } from './1795268917016-WebhookEndpoi
 import { WebhookSlotHolders1795527930616 } from './1795527930616-WebhookSlotHolders';
 import { IdempotencyInTransaction1795600000000 } from './1795600000000-IdempotencyInTransaction';
 import { WebhookAttemptsInFlight1795640000000 } from './1795640000000-WebhookAttemptsInFlight';
+import { Payouts1795700000000 } from './1795700000000-Payouts';
 import { Imports1795720000000 } from './1795720000000-Imports';
 import { ConsoleRollups1795740000000 } from './1795740000000-ConsoleRollups';
 
@@ -23,6 +24,7 @@ export const MIGRATIONS = [
   WebhookSlotHolders1795527930616,
   IdempotencyInTransaction1795600000000,
   WebhookAttemptsInFlight1795640000000,
+  Payouts1795700000000,
   Imports1795720000000,
   ConsoleRollups1795740000000,
 ];

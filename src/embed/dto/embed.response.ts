@@ -86,6 +86,13 @@ export class EmbedAccountResponse {
   /** @example 37500 */ pending_kopecks: number;
   /** @example "1 500,00 ₽" */ cleared_formatted: string;
   /** @example "375,00 ₽" */ pending_formatted: string;
+  /** docs/payouts.md: approved and not yet in a payout, minus clawbacks. @example 150000 */
+  available_kopecks: number;
+  /** In payouts not yet paid. @example 0 */ in_payout_kopecks: number;
+  /** Paid out in all. @example 300000 */ paid_kopecks: number;
+  /** @example "1 500,00 ₽" */ available_formatted: string;
+  /** @example "0,00 ₽" */ in_payout_formatted: string;
+  /** @example "3 000,00 ₽" */ paid_formatted: string;
 }
 
 export class EmbedBonusesResponse {

@@ -11,6 +11,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { IsCurrencyCode, IsIntlLocale, ToCanonicalLocale } from '../../common/i18n/validators';
+import { PayoutSettingsDto } from '../../payouts/payout-settings';
 import { ProgramDto } from './program.dto';
 import { IsExactOrigin, IsHostName, IsLinkTemplates } from './tenant-validators';
 
@@ -45,6 +46,9 @@ export class CreateTenantDto {
    * @example "ru-RU"
    */
   @Optional() @ToCanonicalLocale() @IsIntlLocale() locale?: string;
+
+  /** docs/payouts.md: `minimum_kopecks`, `schedule`, `hold_days`; what is left out is kept. */
+  @Optional() @ValidateNested() @Type(() => PayoutSettingsDto) payouts?: PayoutSettingsDto;
 
   /** Extra hosts allowed as website link targets. @example ["shop.acme.example"] */
   @Optional() @IsArray() @ArrayMaxSize(50) @IsHostName({ each: true }) link_domains?: string[];

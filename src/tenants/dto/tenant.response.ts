@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { PayoutSettingsResponse } from '../../payouts/payout-settings';
 import { ProgramTierDto } from './program.dto';
 
 export class ProgramResponse {
@@ -14,6 +15,8 @@ export class TenantResponse {
   /** @example ["https://acme.example"] */ allowed_origins: string[];
   /** ISO 4217. @example "RUB" */ currency: string;
   /** A canonical BCP 47 tag (`ru-RU`, `en-US`, `de-DE`, …). @example "ru-RU" */ locale: string;
+  /** docs/payouts.md: the payout settings, defaults filled in. */
+  payouts: PayoutSettingsResponse;
   /** @example ["shop.acme.example"] */ link_domains: string[];
   @ApiProperty({
     type: Object,

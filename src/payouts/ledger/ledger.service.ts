@@ -1,0 +1,219 @@
+import { Injectable } from '@nestjs/common';
+import { newUlid } from '../../common/ids';
+import { TransactionHost } from '../../database/transaction-host';
+import { EventsService } from '../../events/events.service';
+
+/** What a ledger entry records; docs/payouts.md §1 lists each with its deltas. */
+export type LedgerKind =
+  | 'bonus_approved'
+  | 'bonus_reversed'
+  | 'clawback'
+  | 'payout_created'
+  | 'payout_paid'
+  | 'payout_failed'
+  | 'payout_canceled';
+
+export interface LedgerEntry {
+  memberId: string;
+  currency: string;
+  kind: LedgerKind;
+  available: number;
+  inPayout: number;
+  paid: number;
+  bonusId?: string | null;
+  payoutId?: string | null;
+  clawbackId?: string | null;
+}
+
+export interface Balance {
+  currency: string;
+  availableKopecks: number;
+  inPayoutKopecks: number;
+  paidKopecks: number;
+}
+
+/** A bonus that just became `reversed`, as the bonuses module saw it. */
+export interface ReversedBonus {
+  id: string;
+  memberId: string;
+  serviceUserId: string;
+  currency: string;
+  amountKopecks: number;
+  /** Whether it had been approved (or paid) before: only then did it reach the ledger. */
+  wasApproved: boolean;
+}
+
+/**
+ * The append-only ledger of docs/payouts.md: every movement of a member's money is a row of
+ * `ledger_entries` (deltas of available / in payout / paid), and `ledger_balances` is upserted by
+ * the same statement, so balances are exact and read in one row. Always called inside the
+ * caller's transaction; nothing here is ever updated or deleted.
+ */
+@Injectable()
+export class LedgerService {
+  constructor(
+    private readonly tx: TransactionHost,
+    private readonly events: EventsService,
+  ) {}
+
+  /** Appends entries and moves the balances, in one statement (balance rows in key order). */
+  async append(tenantId: string, entries: LedgerEntry[]): Promise<void> {
+    if (!entries.length) return;
+    if (!this.tx.inTransaction) throw new Error('Ledger entries are written in a transaction');
+    await this.tx.manager.query(
+      `WITH e AS (
+         INSERT INTO ledger_entries (tenant_id, member_id, currency, kind, available_delta,
+                                     in_payout_delta, paid_delta, bonus_id, payout_id, clawback_id)
+         SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[],
+                                  $7::bigint[], $8::text[], $9::text[], $10::text[])
+         RETURNING member_id, currency, available_delta, in_payout_delta, paid_delta)
+       INSERT INTO ledger_balances AS b
+              (tenant_id, member_id, currency, available_kopecks, in_payout_kopecks, paid_kopecks)
+       SELECT $1, member_id, currency, sum(available_delta), sum(in_payout_delta), sum(paid_delta)
+         FROM e GROUP BY member_id, currency ORDER BY member_id, currency
+       ON CONFLICT (tenant_id, member_id, currency) DO UPDATE
+         SET available_kopecks = b.available_kopecks + EXCLUDED.available_kopecks,
+             in_payout_kopecks = b.in_payout_kopecks + EXCLUDED.in_payout_kopecks,
+             paid_kopecks = b.paid_kopecks + EXCLUDED.paid_kopecks`,
+      [
+        tenantId,
+        entries.map((e) => e.memberId),
+        entries.map((e) => e.currency),
+        entries.map((e) => e.kind),
+        entries.map((e) => e.available),
+        entries.map((e) => e.inPayout),
+        entries.map((e) => e.paid),
+        entries.map((e) => e.bonusId ?? null),
+        entries.map((e) => e.payoutId ?? null),
+        entries.map((e) => e.clawbackId ?? null),
+      ],
+    );
+  }
+
+  /** Approved bonuses enter `available`. */
+  bonusesApproved(
+    tenantId: string,
+    bonuses: { id: string; memberId: string; currency: string; amountKopecks: number }[],
+  ): Promise<void> {
+    return this.append(
+      tenantId,
+      bonuses.map((b) => ({
+        memberId: b.memberId,
+        currency: b.currency,
+        kind: 'bonus_approved',
+        available: b.amountKopecks,
+        inPayout: 0,
+        paid: 0,
+        bonusId: b.id,
+      })),
+    );
+  }
+
+  /**
+   * Bonuses just reversed. One in no live payout and never paid leaves `available` (an entry
+   * `bonus_reversed`); one paid, or held by a pending payout, is clawed back: a `clw_…` of minus
+   * its amount, `held` until that payout is paid (then `open`, netted by the next payouts; if the
+   * payout fails instead, the bonus's returned amount cancels it). Answers the clawed-back ids.
+   */
+  async bonusesReversed(tenantId: string, bonuses: ReversedBonus[]): Promise<Map<string, string>> {
+    const clawedBack = new Map<string, string>();
+    const approved = bonuses.filter((b) => b.wasApproved);
+    if (!approved.length) return clawedBack;
+    const holders: { item_id: string; payout_id: string; status: string }[] =
+      await this.tx.manager.query(
+        `SELECT i.item_id, p.id AS payout_id, p.status FROM payout_items i
+           JOIN payouts p ON p.tenant_id = i.tenant_id AND p.id = i.payout_id
+          WHERE i.tenant_id = $1 AND i.item_id = ANY($2::text[]) AND i.live`,
+        [tenantId, approved.map((b) => b.id)],
+      );
+    const holder = new Map(holders.map((h) => [h.item_id, h]));
+    const entries: LedgerEntry[] = [];
+    const clawbacks: { id: string; bonus: ReversedBonus; state: string; payoutId: string }[] = [];
+    for (const b of approved) {
+      const h = holder.get(b.id);
+      if (!h) {
+        entries.push({
+          memberId: b.memberId,
+          currency: b.currency,
+          kind: 'bonus_reversed',
+          available: -b.amountKopecks,
+          inPayout: 0,
+          paid: 0,
+          bonusId: b.id,
+        });
+        continue;
+      }
+      const id = `clw_${newUlid()}`;
+      clawbacks.push({
+        id,
+        bonus: b,
+        state: h.status === 'paid' ? 'open' : 'held',
+        payoutId: h.payout_id,
+      });
+      clawedBack.set(b.id, id);
+      entries.push({
+        memberId: b.memberId,
+        currency: b.currency,
+        kind: 'clawback',
+        available: -b.amountKopecks,
+        inPayout: 0,
+        paid: 0,
+        bonusId: b.id,
+        clawbackId: id,
+      });
+    }
+    if (clawbacks.length) {
+      await this.tx.manager.query(
+        `INSERT INTO clawbacks (tenant_id, id, member_id, service_user_id, bonus_id, currency,
+                                amount_kopecks, state, payout_id)
+         SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
+                                  $7::bigint[], $8::text[], $9::text[])`,
+        [
+          tenantId,
+          clawbacks.map((c) => c.id),
+          clawbacks.map((c) => c.bonus.memberId),
+          clawbacks.map((c) => c.bonus.serviceUserId),
+          clawbacks.map((c) => c.bonus.id),
+          clawbacks.map((c) => c.bonus.currency),
+          clawbacks.map((c) => -c.bonus.amountKopecks),
+          clawbacks.map((c) => c.state),
+          clawbacks.map((c) => c.payoutId),
+        ],
+      );
+      await this.events.emitMany(
+        tenantId,
+        clawbacks.map((c) => ({
+          type: 'clawback.created' as const,
+          payload: {
+            clawback_id: c.id,
+            user_id: c.bonus.serviceUserId,
+            bonus_id: c.bonus.id,
+            amount_kopecks: -c.bonus.amountKopecks,
+          },
+        })),
+      );
+    }
+    await this.append(tenantId, entries);
+    return clawedBack;
+  }
+
+  /** A member's balances per currency, from the kept row (one index read). */
+  async balances(tenantId: string, memberId: string): Promise<Balance[]> {
+    const rows: {
+      currency: string;
+      available_kopecks: string;
+      in_payout_kopecks: string;
+      paid_kopecks: string;
+    }[] = await this.tx.select(
+      `SELECT currency, available_kopecks, in_payout_kopecks, paid_kopecks FROM ledger_balances
+        WHERE tenant_id = $1 AND member_id = $2 ORDER BY currency`,
+      [tenantId, memberId],
+    );
+    return rows.map((r) => ({
+      currency: r.currency,
+      availableKopecks: Number(r.available_kopecks),
+      inPayoutKopecks: Number(r.in_payout_kopecks),
+      paidKopecks: Number(r.paid_kopecks),
+    }));
+  }
+}

@@ -1,0 +1,134 @@
+import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { Admin, CurrentActor, CurrentTenant } from '../access/access.decorators';
+import type { Actor } from '../access/principal';
+import type { Request } from 'express';
+import { ApiProblems } from '../common/errors/problem.response';
+import type { TenantEntity } from '../tenants/tenant.entity';
+import {
+  ListPayoutsQueryDto,
+  MarkPayoutFailedDto,
+  MarkPayoutPaidDto,
+} from './dto/payout-requests.dto';
+import {
+  PayoutListResponse,
+  PayoutResponse,
+  PayoutRunResponse,
+  SettleRunResponse,
+} from './dto/payout.response';
+import { readCsvBody } from './csv-body';
+import { PayoutsCsvService } from './payouts-csv.service';
+import { PayoutsService } from './payouts.service';
+
+/** Staff's payouts (docs/payouts.md): runs, the run file, settling, and each payout's life. */
+@ApiTags('admin')
+@Controller('admin/v1/tenants/:slug/payouts')
+export class PayoutsAdminController {
+  constructor(
+    private readonly payouts: PayoutsService,
+    private readonly csv: PayoutsCsvService,
+  ) {}
+
+  /** A payout run now: one payout per member and currency whose payable balance ≥ the minimum. */
+  @Post('runs')
+  @Admin('manager')
+  @ApiProblems(401, 403, 404)
+  async run(
+    @CurrentTenant() tenant: TenantEntity,
+    @CurrentActor() actor: Actor,
+  ): Promise<PayoutRunResponse> {
+    return (await this.payouts.run(tenant, actor))!;
+  }
+
+  /** The run as RFC 4180 CSV for a mass payout: one row per payout (docs/payouts.md §4). */
+  @Get('runs/:run_id.csv')
+  @Admin('viewer')
+  @Header('Content-Type', 'text/csv; charset=utf-8')
+  @ApiProduces('text/csv')
+  @ApiOkResponse({ description: 'The run CSV', schema: { type: 'string' } })
+  @ApiProblems(401, 403, [404, 'payout_run_not_found'])
+  runCsv(@CurrentTenant() tenant: TenantEntity, @Param('run_id') runId: string): Promise<string> {
+    return this.csv.runCsv(tenant.id, runId);
+  }
+
+  /**
+   * Marks the run's listed payouts paid from the run CSV posted back (`text/csv`) with a
+   * `reference` column; any unknown payout or changed amount refuses the whole file (400, lines).
+   */
+  @Post('runs/:run_id/settle')
+  @HttpCode(200)
+  @Admin('manager')
+  @ApiConsumes('text/csv')
+  @ApiBody({ schema: { type: 'string' }, description: 'The run CSV plus a reference column' })
+  @ApiProblems(400, 401, 403, [404, 'payout_run_not_found'], 413, 415)
+  settle(
+    @CurrentTenant() tenant: TenantEntity,
+    @Param('run_id') runId: string,
+    @Req() req: Request,
+    @CurrentActor() actor: Actor,
+  ): Promise<SettleRunResponse> {
+    return readCsvBody(req).then((body) => this.csv.settle(tenant.id, runId, body, actor));
+  }
+
+  /** The tenant's payouts, newest first, by status, run and partner. */
+  @Get()
+  @Admin('viewer')
+  @ApiProblems(400, 401, 403, 404)
+  list(
+    @CurrentTenant() tenant: TenantEntity,
+    @Query() query: ListPayoutsQueryDto,
+  ): Promise<PayoutListResponse> {
+    return this.payouts.list(tenant.id, query);
+  }
+
+  @Get(':payout_id')
+  @Admin('viewer')
+  @ApiProblems(401, 403, [404, 'payout_not_found'])
+  get(
+    @CurrentTenant() tenant: TenantEntity,
+    @Param('payout_id') payoutId: string,
+  ): Promise<PayoutResponse> {
+    return this.payouts.get(tenant.id, payoutId);
+  }
+
+  /** pending → paid with the transfer's reference; its bonuses become paid. */
+  @Post(':payout_id/paid')
+  @HttpCode(200)
+  @Admin('manager')
+  @ApiProblems(400, 401, 403, [404, 'payout_not_found'], [409, 'invalid_transition'])
+  paid(
+    @CurrentTenant() tenant: TenantEntity,
+    @Param('payout_id') payoutId: string,
+    @Body() dto: MarkPayoutPaidDto,
+    @CurrentActor() actor: Actor,
+  ): Promise<PayoutResponse> {
+    return this.payouts.markPaid(tenant.id, payoutId, dto.reference, actor);
+  }
+
+  /** pending → failed with a reason; its items return to the partner's balance. */
+  @Post(':payout_id/failed')
+  @HttpCode(200)
+  @Admin('manager')
+  @ApiProblems(400, 401, 403, [404, 'payout_not_found'], [409, 'invalid_transition'])
+  failed(
+    @CurrentTenant() tenant: TenantEntity,
+    @Param('payout_id') payoutId: string,
+    @Body() dto: MarkPayoutFailedDto,
+    @CurrentActor() actor: Actor,
+  ): Promise<PayoutResponse> {
+    return this.payouts.release(tenant.id, payoutId, 'failed', dto.reason, actor);
+  }
+
+  /** pending → canceled by staff; its items return to the partner's balance. */
+  @Post(':payout_id/cancel')
+  @HttpCode(200)
+  @Admin('manager')
+  @ApiProblems(401, 403, [404, 'payout_not_found'], [409, 'invalid_transition'])
+  cancel(
+    @CurrentTenant() tenant: TenantEntity,
+    @Param('payout_id') payoutId: string,
+    @CurrentActor() actor: Actor,
+  ): Promise<PayoutResponse> {
+    return this.payouts.release(tenant.id, payoutId, 'canceled', null, actor);
+  }
+}

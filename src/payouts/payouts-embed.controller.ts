@@ -1,0 +1,31 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { CurrentTenant, EmbedOrigin } from '../access/access.decorators';
+import { RateLimit } from '../access/rate-limits';
+import { ApiProblems } from '../common/errors/problem.response';
+import { EmbedPageQueryDto } from '../embed/dto/embed-queries.dto';
+import { FastLane } from '../fast-lanes/fast-lane.decorator';
+import type { TenantEntity } from '../tenants/tenant.entity';
+import { EmbedPayoutsResponse } from './dto/embed-payouts.response';
+import { PayoutsEmbedService } from './payouts-embed.service';
+
+/** The widgets' payout history: gated like every Embed Data read, and a fast lane like them. */
+@ApiTags('embed')
+@Controller('embed/v1/data')
+@EmbedOrigin()
+@RateLimit('embed')
+export class PayoutsEmbedController {
+  constructor(private readonly embed: PayoutsEmbedService) {}
+
+  /** The partner's payouts, newest first. */
+  @Get('payouts/:user_id')
+  @FastLane()
+  @ApiProblems(400, [403, 'origin_not_allowed'], [404, 'user_not_found'], [404, 'tenant_not_found'])
+  payouts(
+    @CurrentTenant() tenant: TenantEntity,
+    @Param('user_id') userId: string,
+    @Query() query: EmbedPageQueryDto,
+  ): Promise<EmbedPayoutsResponse> {
+    return this.embed.history(tenant, userId, query);
+  }
+}

@@ -1,0 +1,32 @@
+import { BullModule } from '@nestjs/bull';
+import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
+import { BonusesModule } from '../bonuses/bonuses.module';
+import { TenantsModule } from '../tenants/tenants.module';
+import { UsersModule } from '../users/users.module';
+import { LedgerModule } from './ledger/ledger.module';
+import { PayoutScheduleWorker } from './payout-schedule.worker';
+import { PayoutsAdminController } from './payouts-admin.controller';
+import { PayoutsCsvService } from './payouts-csv.service';
+import { PayoutsEmbedController } from './payouts-embed.controller';
+import { PayoutsEmbedService } from './payouts-embed.service';
+import { PayoutsFederationController } from './payouts.controller';
+import { PAYOUTS_QUEUE } from './payouts.queue';
+import { PayoutsRepository } from './payouts.repository';
+import { PayoutsService } from './payouts.service';
+
+/** Balances, payout runs, payouts and clawbacks (docs/payouts.md). */
+@Module({
+  imports: [AuditModule, BonusesModule, LedgerModule, UsersModule],
+  controllers: [PayoutsAdminController, PayoutsFederationController, PayoutsEmbedController],
+  providers: [PayoutsRepository, PayoutsService, PayoutsCsvService, PayoutsEmbedService],
+  exports: [PayoutsService, PayoutsRepository, LedgerModule],
+})
+export class PayoutsModule {}
+
+/** Loaded by the worker role only: the scheduled runs at 00:00 UTC. */
+@Module({
+  imports: [PayoutsModule, TenantsModule, BullModule.registerQueue({ name: PAYOUTS_QUEUE })],
+  providers: [PayoutScheduleWorker],
+})
+export class PayoutsWorkerModule {}

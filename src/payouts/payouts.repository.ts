@@ -1,0 +1,274 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { newUlid } from '../common/ids';
+import { EntityRows, pageTotal } from '../database/entity-rows';
+import { TransactionHost } from '../database/transaction-host';
+import { PayoutEntity, PayoutRunEntity, type PayoutStatus } from './payout.entity';
+
+export interface PayoutItemRow {
+  item_id: string;
+  kind: 'bonus' | 'clawback';
+  amount_kopecks: number;
+}
+
+export interface CsvRow {
+  payout_id: string;
+  user_id: string;
+  external_id: string;
+  full_name: string | null;
+  email: string | null;
+  currency: string;
+  amount_kopecks: number;
+  status: PayoutStatus;
+}
+
+/**
+ * Payouts in constant SQL. A run is four statements under a per-tenant advisory lock: the payable
+ * items (approved bonuses past the hold, open clawbacks, none in a live payout) are copied into a
+ * transaction-local table while their rows are locked (FOR SHARE / FOR UPDATE, so a reversal
+ * either finishes first and is skipped, or waits and then sees the payout); the sums become
+ * payouts; the same items become the payouts' items. `ux_payout_items_live` makes a second live
+ * claim of any item fail, whatever the locks.
+ */
+@Injectable()
+export class PayoutsRepository {
+  private readonly rows: EntityRows<PayoutEntity>;
+  private readonly runRows: EntityRows<PayoutRunEntity>;
+
+  constructor(
+    private readonly tx: TransactionHost,
+    dataSource: DataSource,
+  ) {
+    this.rows = new EntityRows(dataSource, PayoutEntity);
+    this.runRows = new EntityRows(dataSource, PayoutRunEntity);
+  }
+
+  private query<T = Record<string, unknown>>(sql: string, params: unknown[]): Promise<T> {
+    return this.tx.manager.query(sql, params);
+  }
+
+  /** Serialises runs of one tenant (transaction-scoped: safe behind a transaction pooler). */
+  async lockTenantRuns(tenantId: string): Promise<void> {
+    await this.query(`SELECT pg_advisory_xact_lock(hashtextextended('payout-run:' || $1, 0))`, [
+      tenantId,
+    ]);
+  }
+
+  /** Inserts the run row; false when the schedule's run of that day already exists. */
+  async insertRun(run: PayoutRunEntity): Promise<boolean> {
+    const rows: unknown[] = await this.query(
+      `INSERT INTO payout_runs (tenant_id, id, trigger, schedule_key, created_at)
+       VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING id`,
+      [run.tenantId, run.id, run.trigger, run.scheduleKey, run.createdAt],
+    );
+    return rows.length === 1;
+  }
+
+  async finishRun(run: PayoutRunEntity): Promise<void> {
+    await this.query(
+      `UPDATE payout_runs SET payouts_count = $3, total_kopecks = $4, currency_totals = $5
+        WHERE tenant_id = $1 AND id = $2`,
+      [
+        run.tenantId,
+        run.id,
+        run.payoutsCount,
+        run.totalKopecks,
+        JSON.stringify(run.currencyTotals),
+      ],
+    );
+  }
+
+  /** Collects the payable items (locked) and answers their sums per active member and currency. */
+  async payableSums(
+    tenantId: string,
+    approvedBefore: Date,
+    minimumKopecks: number,
+  ): Promise<{ member_id: string; service_user_id: string; currency: string; amount: string }[]> {
+    await this.query(
+      `CREATE TEMP TABLE payout_run_items (member_id text, currency char(3), item_id text,
+         kind text, amount_kopecks bigint) ON COMMIT DROP`,
+      [],
+    );
+    await this.query(
+      `INSERT INTO payout_run_items
+       SELECT b.member_id, b.currency, b.id, 'bonus', b.amount_kopecks FROM bonuses b
+        WHERE b.tenant_id = $1 AND b.status = 'approved' AND b.approved_at <= $2
+          AND NOT EXISTS (SELECT 1 FROM payout_items i
+                           WHERE i.tenant_id = $1 AND i.item_id = b.id AND i.live)
+          FOR SHARE OF b`,
+      [tenantId, approvedBefore],
+    );
+    await this.query(
+      `INSERT INTO payout_run_items
+       SELECT c.member_id, c.currency, c.id, 'clawback', c.amount_kopecks FROM clawbacks c
+        WHERE c.tenant_id = $1 AND c.state = 'open'
+          AND NOT EXISTS (SELECT 1 FROM payout_items i
+                           WHERE i.tenant_id = $1 AND i.item_id = c.id AND i.live)
+          FOR UPDATE OF c`,
+      [tenantId],
+    );
+    return this.query(
+      `WITH s AS (
+         SELECT member_id, currency, sum(amount_kopecks) AS amount FROM payout_run_items
+          GROUP BY member_id, currency HAVING sum(amount_kopecks) >= $2)
+       SELECT s.member_id, m.service_user_id, s.currency, s.amount::text AS amount
+         FROM s JOIN members m ON m.tenant_id = $1 AND m.id = s.member_id
+        WHERE m.is_active ORDER BY s.member_id, s.currency`,
+      [tenantId, minimumKopecks],
+    );
+  }
+
+  /** The payouts of a run and, from the collected items, their items (live). */
+  async insertRunPayouts(payouts: PayoutEntity[]): Promise<void> {
+    if (!payouts.length) return;
+    const tenantId = payouts[0].tenantId;
+    await this.query(
+      `INSERT INTO payouts (tenant_id, id, run_id, member_id, service_user_id, currency,
+                            amount_kopecks, status, created_at)
+       SELECT $1, p.id, $2, p.member_id, p.service_user_id, p.currency, p.amount, 'pending', $3
+         FROM unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[])
+              AS p(id, member_id, service_user_id, currency, amount)`,
+      [
+        tenantId,
+        payouts[0].runId,
+        payouts[0].createdAt,
+        payouts.map((p) => p.id),
+        payouts.map((p) => p.memberId),
+        payouts.map((p) => p.serviceUserId),
+        payouts.map((p) => p.currency),
+        payouts.map((p) => p.amountKopecks),
+      ],
+    );
+    await this.query(
+      `INSERT INTO payout_items (tenant_id, payout_id, item_id, kind, amount_kopecks, live)
+       SELECT $1, p.id, r.item_id, r.kind, r.amount_kopecks, true
+         FROM unnest($2::text[], $3::text[], $4::text[]) AS p(id, member_id, currency)
+         JOIN payout_run_items r ON r.member_id = p.member_id AND r.currency = p.currency`,
+      [
+        tenantId,
+        payouts.map((p) => p.id),
+        payouts.map((p) => p.memberId),
+        payouts.map((p) => p.currency),
+      ],
+    );
+  }
+
+  async find(tenantId: string, payoutId: string): Promise<PayoutEntity | null> {
+    const rows: Record<string, unknown>[] = await this.tx.select(
+      `SELECT ${this.rows.select('p')} FROM payouts p WHERE p.tenant_id = $1 AND p.id = $2`,
+      [tenantId, payoutId],
+    );
+    return rows.length ? this.rows.from(rows[0]) : null;
+  }
+
+  async findRun(tenantId: string, runId: string): Promise<PayoutRunEntity | null> {
+    const rows: Record<string, unknown>[] = await this.tx.select(
+      `SELECT ${this.runRows.select('r')} FROM payout_runs r WHERE r.tenant_id = $1 AND r.id = $2`,
+      [tenantId, runId],
+    );
+    return rows.length ? this.runRows.from(rows[0]) : null;
+  }
+
+  /** Items of payouts, keyed by payout id, in item order. */
+  async items(tenantId: string, payoutIds: string[]): Promise<Map<string, PayoutItemRow[]>> {
+    const rows: (PayoutItemRow & { payout_id: string; amount_kopecks: string })[] =
+      await this.tx.select(
+        `SELECT payout_id, item_id, kind, amount_kopecks::text AS amount_kopecks FROM payout_items
+          WHERE tenant_id = $1 AND payout_id = ANY($2::text[]) ORDER BY payout_id, item_id`,
+        [tenantId, payoutIds],
+      );
+    const byPayout = new Map<string, PayoutItemRow[]>();
+    for (const r of rows) {
+      const list = byPayout.get(r.payout_id) ?? [];
+      list.push({ item_id: r.item_id, kind: r.kind, amount_kopecks: Number(r.amount_kopecks) });
+      byPayout.set(r.payout_id, list);
+    }
+    return byPayout;
+  }
+
+  /** pending → `to`, once: the status is part of the WHERE clause. */
+  async transition(
+    tenantId: string,
+    payoutId: string,
+    to: Exclude<PayoutStatus, 'pending'>,
+    fields: { reference?: string; failureReason?: string },
+  ): Promise<PayoutEntity | undefined> {
+    const [rows]: [Record<string, unknown>[], number] = await this.query(
+      `UPDATE payouts SET status = $3, settled_at = now(),
+              paid_at = CASE WHEN $3 = 'paid' THEN now() ELSE NULL END,
+              reference = COALESCE($4, reference), failure_reason = $5
+        WHERE tenant_id = $1 AND id = $2 AND status = 'pending' RETURNING *`,
+      [tenantId, payoutId, to, fields.reference ?? null, fields.failureReason ?? null],
+    );
+    return rows.length ? this.rows.from(rows[0]) : undefined;
+  }
+
+  /** A failed or canceled payout's items are free again; clawbacks of its bonuses are void. */
+  async release(tenantId: string, payoutId: string): Promise<void> {
+    await this.query(
+      `UPDATE payout_items SET live = false WHERE tenant_id = $1 AND payout_id = $2 AND live`,
+      [tenantId, payoutId],
+    );
+    await this.query(
+      `UPDATE clawbacks SET state = 'void' WHERE tenant_id = $1 AND payout_id = $2 AND state = 'held'`,
+      [tenantId, payoutId],
+    );
+  }
+
+  /** A paid payout's reversed bonuses were paid after all: their clawbacks become payable. */
+  async openHeldClawbacks(tenantId: string, payoutId: string): Promise<void> {
+    await this.query(
+      `UPDATE clawbacks SET state = 'open' WHERE tenant_id = $1 AND payout_id = $2 AND state = 'held'`,
+      [tenantId, payoutId],
+    );
+  }
+
+  async list(
+    tenantId: string,
+    filter: { status?: PayoutStatus; runId?: string; memberId?: string },
+    offset: number,
+    limit: number,
+  ): Promise<[PayoutEntity[], number]> {
+    const where = ['p.tenant_id = $1'];
+    const params: unknown[] = [tenantId];
+    if (filter.status) where.push(`p.status = $${params.push(filter.status)}`);
+    if (filter.runId) where.push(`p.run_id = $${params.push(filter.runId)}`);
+    if (filter.memberId) where.push(`p.member_id = $${params.push(filter.memberId)}`);
+    const rows: Record<string, unknown>[] = await this.tx.select(
+      `SELECT ${this.rows.select('p')} FROM payouts p WHERE ${where.join(' AND ')}
+        ORDER BY p.created_at DESC, p.id DESC OFFSET ${offset} LIMIT ${limit}`,
+      params,
+    );
+    const total = await pageTotal(rows.length, offset, limit, () =>
+      this.tx.select(
+        `SELECT count(*)::int AS count FROM payouts p WHERE ${where.join(' AND ')}`,
+        params,
+      ),
+    );
+    return [this.rows.fromAll(rows), total];
+  }
+
+  /** One row per payout of the run with the member's details, for the mass-payout file. */
+  async csvRows(tenantId: string, runId: string): Promise<CsvRow[]> {
+    const rows: (CsvRow & { amount_kopecks: string })[] = await this.tx.select(
+      `SELECT p.id AS payout_id, p.service_user_id AS user_id, m.external_id, m.full_name,
+              m.email, p.currency, p.amount_kopecks::text AS amount_kopecks, p.status
+         FROM payouts p JOIN members m ON m.tenant_id = p.tenant_id AND m.id = p.member_id
+        WHERE p.tenant_id = $1 AND p.run_id = $2 ORDER BY p.id`,
+      [tenantId, runId],
+    );
+    return rows.map((r) => ({ ...r, amount_kopecks: Number(r.amount_kopecks) }));
+  }
+
+  /** The scheduled tenants: id and settings of every tenant whose schedule is not manual. */
+  scheduledTenants(): Promise<{ id: string; payouts: Record<string, unknown> }[]> {
+    return this.tx.select(
+      `SELECT id, payouts FROM tenants WHERE payouts ->> 'schedule' <> 'manual' ORDER BY id`,
+      [],
+    );
+  }
+
+  newPayoutId(): string {
+    return `pay_${newUlid()}`;
+  }
+}

@@ -1,0 +1,297 @@
+import { Injectable } from '@nestjs/common';
+import type { Actor } from '../access/principal';
+import { AuditService } from '../audit/audit.service';
+import { BonusesService } from '../bonuses/bonuses.service';
+import { offsetOf, pagination } from '../common/http/pagination.dto';
+import { newUlid } from '../common/ids';
+import { TransactionHost } from '../database/transaction-host';
+import { EventsService } from '../events/events.service';
+import type { TenantEntity } from '../tenants/tenant.entity';
+import { UsersService } from '../users/users.service';
+import type { ListPayoutsQueryDto } from './dto/payout-requests.dto';
+import type { PayoutListResponse, PayoutResponse, PayoutRunResponse } from './dto/payout.response';
+import { LedgerService } from './ledger/ledger.service';
+import type { PayoutEntity, PayoutRunEntity } from './payout.entity';
+import { PayoutNotFoundError, PayoutTransitionError } from './payout.errors';
+import { withPayoutDefaults } from './payout-settings';
+import { PayoutsRepository, type PayoutItemRow } from './payouts.repository';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export type SettledStatus = 'paid' | 'failed' | 'canceled';
+
+/**
+ * Payout runs and the payout life of docs/payouts.md: pending → paid | failed | canceled, each
+ * once (a conditional UPDATE), with its ledger entry and event in the same transaction.
+ */
+@Injectable()
+export class PayoutsService {
+  constructor(
+    private readonly tx: TransactionHost,
+    private readonly payouts: PayoutsRepository,
+    private readonly ledger: LedgerService,
+    private readonly bonuses: BonusesService,
+    private readonly events: EventsService,
+    private readonly users: UsersService,
+    private readonly audit: AuditService,
+  ) {}
+
+  /**
+   * One run: a payout per active member and currency whose payable balance reaches the tenant's
+   * minimum. `scheduleKey` (the schedule's day) makes a scheduled run happen once; null when that
+   * day's run already exists.
+   */
+  run(
+    tenant: TenantEntity,
+    actor: Actor | { type: 'system'; name: string },
+    scheduleKey: string | null = null,
+  ): Promise<PayoutRunResponse | null> {
+    const settings = withPayoutDefaults(tenant.payouts);
+    return this.tx.transaction(async () => {
+      await this.payouts.lockTenantRuns(tenant.id);
+      const createdAt = new Date();
+      const run: PayoutRunEntity = {
+        tenantId: tenant.id,
+        id: `run_${newUlid()}`,
+        trigger: scheduleKey ? 'schedule' : actor.type,
+        scheduleKey,
+        payoutsCount: 0,
+        totalKopecks: 0,
+        currencyTotals: {},
+        createdAt,
+      };
+      if (!(await this.payouts.insertRun(run))) return null;
+      const sums = await this.payouts.payableSums(
+        tenant.id,
+        new Date(createdAt.getTime() - settings.hold_days * DAY_MS),
+        settings.minimum_kopecks,
+      );
+      const payouts: PayoutEntity[] = sums.map((s) => ({
+        tenantId: tenant.id,
+        id: this.payouts.newPayoutId(),
+        runId: run.id,
+        memberId: s.member_id,
+        serviceUserId: s.service_user_id,
+        currency: s.currency,
+        amountKopecks: Number(s.amount),
+        status: 'pending',
+        reference: null,
+        failureReason: null,
+        createdAt,
+        paidAt: null,
+        settledAt: null,
+      }));
+      await this.payouts.insertRunPayouts(payouts);
+      await this.ledger.append(
+        tenant.id,
+        payouts.map((p) => ({
+          memberId: p.memberId,
+          currency: p.currency,
+          kind: 'payout_created',
+          available: -p.amountKopecks,
+          inPayout: p.amountKopecks,
+          paid: 0,
+          payoutId: p.id,
+        })),
+      );
+      await this.events.emitMany(
+        tenant.id,
+        payouts.map((p) => ({
+          type: 'payout.created' as const,
+          payload: {
+            payout_id: p.id,
+            user_id: p.serviceUserId,
+            currency: p.currency,
+            amount_kopecks: p.amountKopecks,
+          },
+        })),
+      );
+      for (const p of payouts) {
+        run.currencyTotals[p.currency] = (run.currencyTotals[p.currency] ?? 0) + p.amountKopecks;
+        run.totalKopecks += p.amountKopecks;
+      }
+      run.payoutsCount = payouts.length;
+      await this.payouts.finishRun(run);
+      await this.audit.record(
+        tenant.id,
+        actor,
+        'payout_run.created',
+        { type: 'payout_run', id: run.id },
+        { payouts_count: run.payoutsCount, currency_totals: run.currencyTotals },
+      );
+      return toRunResponse(run);
+    });
+  }
+
+  /** pending → paid: its bonuses become `paid`, held clawbacks of its bonuses become payable. */
+  markPaid(
+    tenantId: string,
+    payoutId: string,
+    reference: string,
+    actor: Actor,
+  ): Promise<PayoutResponse> {
+    return this.tx.transaction(() =>
+      this.markPaidInTransaction(tenantId, payoutId, reference, actor),
+    );
+  }
+
+  async markPaidInTransaction(
+    tenantId: string,
+    payoutId: string,
+    reference: string,
+    actor: Actor,
+  ): Promise<PayoutResponse> {
+    const items = (await this.payouts.items(tenantId, [payoutId])).get(payoutId) ?? [];
+    const bonusIds = items.filter((i) => i.kind === 'bonus').map((i) => i.item_id);
+    // Bonus rows first, then the payout's: the order a reversal takes them in.
+    await this.bonuses.lockForPayout(tenantId, bonusIds);
+    const payout = await this.payouts.transition(tenantId, payoutId, 'paid', { reference });
+    if (!payout) throw await this.transitionError(tenantId, payoutId, 'paid');
+    await this.bonuses.markPaid(tenantId, bonusIds, payout.paidAt!);
+    await this.payouts.openHeldClawbacks(tenantId, payoutId);
+    await this.ledger.append(tenantId, [
+      {
+        memberId: payout.memberId,
+        currency: payout.currency,
+        kind: 'payout_paid',
+        available: 0,
+        inPayout: -payout.amountKopecks,
+        paid: payout.amountKopecks,
+        payoutId,
+      },
+    ]);
+    await this.events.emit(tenantId, 'payout.paid', {
+      ...eventBase(payout),
+      reference,
+      paid_at: payout.paidAt!.toISOString(),
+      bonus_ids: bonusIds,
+    });
+    await this.audit.record(
+      tenantId,
+      actor,
+      'payout.paid',
+      { type: 'payout', id: payoutId },
+      { reference },
+    );
+    return toPayoutResponse(payout, items);
+  }
+
+  /** pending → failed (the bank said no) or canceled (staff): its items return to the balance. */
+  release(
+    tenantId: string,
+    payoutId: string,
+    to: 'failed' | 'canceled',
+    reason: string | null,
+    actor: Actor,
+  ): Promise<PayoutResponse> {
+    return this.tx.transaction(async () => {
+      const payout = await this.payouts.transition(tenantId, payoutId, to, {
+        failureReason: reason ?? undefined,
+      });
+      if (!payout) throw await this.transitionError(tenantId, payoutId, to);
+      await this.payouts.release(tenantId, payoutId);
+      await this.ledger.append(tenantId, [
+        {
+          memberId: payout.memberId,
+          currency: payout.currency,
+          kind: to === 'failed' ? 'payout_failed' : 'payout_canceled',
+          available: payout.amountKopecks,
+          inPayout: -payout.amountKopecks,
+          paid: 0,
+          payoutId,
+        },
+      ]);
+      if (to === 'failed') {
+        await this.events.emit(tenantId, 'payout.failed', {
+          ...eventBase(payout),
+          reason: reason ?? '',
+        });
+      }
+      await this.audit.record(
+        tenantId,
+        actor,
+        `payout.${to}`,
+        { type: 'payout', id: payoutId },
+        reason ? { reason } : {},
+      );
+      const items = (await this.payouts.items(tenantId, [payoutId])).get(payoutId) ?? [];
+      return toPayoutResponse(payout, items);
+    });
+  }
+
+  async get(tenantId: string, payoutId: string): Promise<PayoutResponse> {
+    const payout = await this.payouts.find(tenantId, payoutId);
+    if (!payout) throw new PayoutNotFoundError(payoutId);
+    const items = (await this.payouts.items(tenantId, [payoutId])).get(payoutId) ?? [];
+    return toPayoutResponse(payout, items);
+  }
+
+  async list(tenantId: string, query: ListPayoutsQueryDto): Promise<PayoutListResponse> {
+    let memberId: string | undefined;
+    if (query.user_id) {
+      const member = await this.users.findMember(tenantId, query.user_id);
+      if (!member) return { items: [], pagination: pagination(query, 0) };
+      memberId = member.id;
+    }
+    const [rows, total] = await this.payouts.list(
+      tenantId,
+      { status: query.status, runId: query.run_id, memberId },
+      offsetOf(query),
+      query.page_size,
+    );
+    const items = await this.payouts.items(
+      tenantId,
+      rows.map((p) => p.id),
+    );
+    return {
+      items: rows.map((p) => toPayoutResponse(p, items.get(p.id) ?? [])),
+      pagination: pagination(query, total),
+    };
+  }
+
+  private async transitionError(tenantId: string, payoutId: string, to: string) {
+    const current = await this.payouts.find(tenantId, payoutId);
+    return current
+      ? new PayoutTransitionError(payoutId, current.status, to)
+      : new PayoutNotFoundError(payoutId);
+  }
+}
+
+function eventBase(p: PayoutEntity) {
+  return {
+    payout_id: p.id,
+    user_id: p.serviceUserId,
+    currency: p.currency,
+    amount_kopecks: p.amountKopecks,
+  };
+}
+
+export function toPayoutResponse(p: PayoutEntity, items: PayoutItemRow[]): PayoutResponse {
+  return {
+    payout_id: p.id,
+    run_id: p.runId,
+    user_id: p.serviceUserId,
+    currency: p.currency,
+    amount_kopecks: p.amountKopecks,
+    status: p.status,
+    items: items.map((i) =>
+      i.kind === 'bonus'
+        ? { bonus_id: i.item_id, amount_kopecks: i.amount_kopecks }
+        : { clawback_id: i.item_id, amount_kopecks: i.amount_kopecks },
+    ),
+    reference: p.reference,
+    failure_reason: p.failureReason,
+    created_at: p.createdAt.toISOString(),
+    paid_at: p.paidAt?.toISOString() ?? null,
+  };
+}
+
+function toRunResponse(run: PayoutRunEntity): PayoutRunResponse {
+  return {
+    run_id: run.id,
+    created_at: run.createdAt.toISOString(),
+    payouts_count: run.payoutsCount,
+    total_kopecks: run.totalKopecks,
+    currency_totals: run.currencyTotals,
+  };
+}
