@@ -14,13 +14,16 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { flattenValidationErrors } from './common/errors/validation';
 import { bodyProblem } from './common/http/hostile-input';
+import { IMPORT_USAGE, parseImportArgs, runImportCommand } from './transfer/import-cli';
 
 const USAGE = `Usage:
   npm run cli -- tenant:create --slug <slug> --name <display name> --origin <https://origin> [--origin …]
-                               [--currency RUB] [--locale ru-RU|en-US|de-DE|…] [--link-domain host …]`;
+                               [--currency RUB] [--locale ru-RU|en-US|de-DE|…] [--link-domain host …]
+${IMPORT_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === 'import') return importCommand(rest);
   if (command !== 'tenant:create') {
     process.stderr.write(`${USAGE}\n`);
     return 2;
@@ -56,6 +59,33 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
+  const app = await cliApp();
+  try {
+    const created = await app.get(TenantsService).create(dto, { type: 'platform', name: 'cli' });
+    process.stdout.write(`${JSON.stringify(created, null, 2)}\n`);
+    return 0;
+  } finally {
+    await app.close();
+  }
+}
+
+/** `import --tenant <slug> FILE` (docs/import-export.md). */
+async function importCommand(args: string[]): Promise<number> {
+  const command = parseImportArgs(args);
+  if (typeof command === 'string') {
+    process.stderr.write(`${command}\n${USAGE}\n`);
+    return 2;
+  }
+  const app = await cliApp();
+  try {
+    return await runImportCommand(app, command);
+  } finally {
+    await app.close();
+  }
+}
+
+/** The application without HTTP, queue consumers or timers, on a migrated database. */
+async function cliApp() {
   const config = loadConfig(process.env, {
     onGeneratedSecrets: (secrets, file) =>
       process.stderr.write(
@@ -65,16 +95,7 @@ async function main(argv: string[]): Promise<number> {
   await prepareDatabase(config, (message) => process.stderr.write(`${message}\n`));
   // The CLI acts and leaves: it must not start queue consumers or schedule jobs like a worker.
   const cliConfig = new AppConfig({ ...config, processRole: 'api' });
-  const app = await NestFactory.createApplicationContext(AppModule.forRoot(cliConfig), {
-    logger: false,
-  });
-  try {
-    const created = await app.get(TenantsService).create(dto, { type: 'platform', name: 'cli' });
-    process.stdout.write(`${JSON.stringify(created, null, 2)}\n`);
-    return 0;
-  } finally {
-    await app.close();
-  }
+  return NestFactory.createApplicationContext(AppModule.forRoot(cliConfig), { logger: false });
 }
 
 /** The command-line flag behind a DTO field, for error messages. */

@@ -99,7 +99,8 @@ export class ImportsService implements OnApplicationShutdown {
       onProgress({ phase: 'staging', rowsTotal: rows, rowsDone: rows, bytes: checker.stats.bytes });
       void this.pool
         .query(
-          `UPDATE imports SET rows_total = $3, updated_at = now() WHERE tenant_id = $1 AND id = $2`,
+          `UPDATE imports SET rows_total = greatest(rows_total, $3), updated_at = now()
+            WHERE tenant_id = $1 AND id = $2 AND phase = 'staging'`,
           [tenantId, importId, rows],
         )
         .catch(() => undefined);
