@@ -2,6 +2,7 @@ import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typ
 import { bigintToNumber } from '../database/columns';
 import { TenantEntity } from '../tenants/tenant.entity';
 import { MemberEntity } from '../users/member.entity';
+import type { BonusReview } from '../fraud/risk-signal';
 
 export const BONUS_STATUSES = ['pending', 'approved', 'paid', 'rejected', 'reversed'] as const;
 export type BonusStatus = (typeof BONUS_STATUSES)[number];
@@ -36,6 +37,8 @@ export class BonusEntity {
   /** When the payout holding it was marked paid (docs/payouts.md); null until then. */
   @Column({ type: 'timestamptz', name: 'paid_at', nullable: true }) paidAt?: Date | null;
   @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' }) createdAt: Date;
+  /** docs/fraud.md: `{status: flagged|cleared, signals}`, or null when no signal fired. */
+  @Column({ type: 'jsonb', nullable: true }) review?: BonusReview | null;
 
   @ManyToOne(() => TenantEntity)
   @JoinColumn({ name: 'tenant_id', foreignKeyConstraintName: 'fk_bonuses_tenant' })

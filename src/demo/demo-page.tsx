@@ -151,7 +151,7 @@ export function demoPage(options: DemoPageOptions): HtmlPage {
               </p>
               <details>
                 <summary>{t.snippet}</summary>
-                <pre>{snippet}</pre>
+                <pre tabIndex={0}>{snippet}</pre>
               </details>
             </section>
             <h2 class="area">{t.partnerArea}</h2>

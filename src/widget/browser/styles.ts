@@ -27,9 +27,11 @@ ul{list-style:none;margin:0;padding:0}
 .rows small{display:block;font-size:.85em}
 .amt{font-variant-numeric:tabular-nums;font-weight:600;white-space:nowrap}
 .end{display:flex;align-items:center;gap:8px;flex-shrink:0}
-.chip{display:inline-block;font-size:.8em;padding:2px 8px;border-radius:999px;white-space:nowrap;color:var(--m);background:color-mix(in srgb,currentColor 12%,transparent)}
+.chip{display:inline-block;font-size:.8em;padding:2px 8px;border-radius:999px;white-space:nowrap;--c:var(--m)}
 .new{color:var(--a)}.processed,.pending{color:var(--sw-warning,#b54708)}.converted,.approved{color:var(--sw-success,#067647)}
 .rejected,.reversed,.err{color:var(--sw-danger,#b42318)}
+.chip.new{--c:var(--a)}.chip.processed,.chip.pending{--c:var(--sw-warning,#b54708)}.chip.converted,.chip.approved{--c:var(--sw-success,#067647)}.chip.rejected,.chip.reversed{--c:var(--sw-danger,#b42318)}
+.chip[class]{color:color-mix(in srgb,var(--c) 62%,#000);background:color-mix(in srgb,var(--c) 10%,var(--sw-bg,#fff))}
 .btn{font:inherit;cursor:pointer;border:1px solid var(--b);background:var(--sw-bg,#fff);color:inherit;border-radius:8px;padding:6px 12px;margin:0}
 .btn.primary{background:var(--a);color:var(--sw-accent-text,#fff);border-color:transparent;padding:8px 16px}
 .btn:disabled{opacity:.5;cursor:default}
@@ -46,7 +48,7 @@ form .btn{margin-top:14px}
 .tree ul{padding-inline-start:14px;margin-inline-start:10px;border-inline-start:1px dashed var(--b)}
 .node{display:flex;align-items:center;gap:4px;padding:2px 0}
 .tog{width:22px;height:22px;flex-shrink:0;padding:0;border:0;background:none;color:var(--m);cursor:pointer;font:inherit}
-.off{opacity:.6}
+.off{background:var(--s)}.off [data-field=name]{color:var(--m)}
 `;
 
 let sheet: CSSStyleSheet | null = null;
