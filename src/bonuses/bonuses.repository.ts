@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { And, DataSource, In, LessThan, MoreThanOrEqual } from 'typeorm';
+import { And, DataSource, In, LessThan, MoreThanOrEqual, Raw } from 'typeorm';
 import { EntityRows, pageTotal } from '../database/entity-rows';
 import { TransactionHost } from '../database/transaction-host';
 import { BonusEntity, type BonusSourceType, type BonusStatus } from './bonus.entity';
@@ -46,7 +46,13 @@ export class BonusesRepository {
   /** `from` inclusive, `to` exclusive: `created_at >= from AND created_at < to`, either alone. */
   list(
     tenantId: string,
-    filter: { status?: BonusStatus; serviceUserId?: string; from?: Date; to?: Date },
+    filter: {
+      status?: BonusStatus;
+      review?: 'flagged' | 'cleared';
+      serviceUserId?: string;
+      from?: Date;
+      to?: Date;
+    },
     offset: number,
     limit: number,
   ): Promise<[BonusEntity[], number]> {
@@ -59,6 +65,7 @@ export class BonusesRepository {
       where: {
         tenantId,
         ...(filter.status ? { status: filter.status } : {}),
+        ...(filter.review ? { review: Raw((r) => `${r} ->> 'status' = :review`, filter) } : {}),
         ...(filter.serviceUserId ? { serviceUserId: filter.serviceUserId } : {}),
         ...(created ? { createdAt: created } : {}),
       },
@@ -129,9 +136,11 @@ export class BonusesRepository {
     return this.balanceRows.fromAll(rows);
   }
 
+  /** A flagged bonus approved by staff has its review `cleared` (docs/fraud.md). */
   approve(tenantId: string, bonusId: string): Promise<BonusEntity | undefined> {
     return this.transition(
-      `status = 'approved', approved_at = now()`,
+      `status = 'approved', approved_at = now(),
+       review = CASE WHEN review IS NULL THEN NULL ELSE jsonb_set(review, '{status}', '"cleared"') END`,
       `tenant_id = $1 AND id = $2 AND status = 'pending'`,
       [tenantId, bonusId],
     ).then((rows) => rows[0]);
@@ -155,6 +164,19 @@ export class BonusesRepository {
       `status = 'rejected', rejected_at = now(), reason = $4`,
       `tenant_id = $1 AND source_type = $2 AND source_id = $3 AND status = 'pending'`,
       [tenantId, sourceType, sourceId, reason],
+    );
+  }
+
+  /** A banned partner's pending bonuses, every one (docs/fraud.md). */
+  rejectPendingForMember(
+    tenantId: string,
+    memberId: string,
+    reason: string,
+  ): Promise<BonusEntity[]> {
+    return this.transition(
+      `status = 'rejected', rejected_at = now(), reason = $3`,
+      `tenant_id = $1 AND member_id = $2 AND status = 'pending'`,
+      [tenantId, memberId, reason],
     );
   }
 
@@ -195,20 +217,22 @@ export class BonusesRepository {
   }
 
   /**
-   * Approves up to `limit` pending bonuses whose grace period has passed, across tenants. SKIP
+   * Approves up to `limit` pending bonuses whose grace period has passed, across tenants, never a
+   * flagged one (a pending bonus with a review; docs/fraud.md). SKIP
    * LOCKED lets several sweeps share the work; the status condition makes each approval once.
    */
   async approveDue(limit: number): Promise<BonusEntity[]> {
     const [rows]: [Record<string, unknown>[], number] = await this.tx.manager.query(
       `WITH due AS (
          SELECT tenant_id, id FROM bonuses
-          WHERE status = 'pending' AND due_at <= now()
+          WHERE status = 'pending' AND review IS NULL AND due_at <= now()
           ORDER BY due_at
           LIMIT $1
           FOR UPDATE SKIP LOCKED)
        UPDATE bonuses b SET status = 'approved', approved_at = now()
          FROM due
         WHERE b.tenant_id = due.tenant_id AND b.id = due.id AND b.status = 'pending'
+          AND b.review IS NULL
        RETURNING b.*`,
       [limit],
     );

@@ -10,6 +10,7 @@ import { LedgerService } from '../payouts/ledger/ledger.service';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { UserNotFoundError } from '../users/user.errors';
 import { UsersService } from '../users/users.service';
+import type { BonusReview } from '../fraud/risk-signal';
 import type { BonusEntity, BonusSourceType } from './bonus.entity';
 import type { MemberBalanceEntity } from './member-balance.entity';
 import { BonusNotFoundError, BonusTransitionError } from './bonus.errors';
@@ -31,6 +32,8 @@ export interface NewBonus {
   gracePeriodHours: number;
   /** A manual bonus's reason; rejections write theirs here too. */
   reason?: string;
+  /** docs/fraud.md: flagged when a risk signal fired on the bonus's lead or conversion. */
+  review?: BonusReview | null;
 }
 
 /**
@@ -71,6 +74,7 @@ export class BonusesService {
       rejectedAt: null,
       reversedAt: null,
       createdAt: now,
+      review: item.review ?? null,
     }));
     await this.bonuses.insert(rows);
     await this.events.emitMany(
@@ -87,6 +91,7 @@ export class BonusesService {
         },
       })),
     );
+    await this.emitFlagged(tenantId, rows);
     return rows;
   }
 
@@ -117,6 +122,13 @@ export class BonusesService {
       );
       return toBonusResponse(bonus);
     });
+  }
+
+  /** A banned partner's pending bonuses are rejected (docs/fraud.md); caller's transaction. */
+  async rejectPendingForMember(tenantId: string, memberId: string, reason: string) {
+    const rejected = await this.bonuses.rejectPendingForMember(tenantId, memberId, reason);
+    await this.emitRejected(tenantId, rejected);
+    return rejected;
   }
 
   /** A staff bonus or adjustment (docs/money.md §7): pending, `source_type` manual, by the actor. */
@@ -256,6 +268,7 @@ export class BonusesService {
       tenantId,
       {
         status: query.status,
+        review: query.review,
         serviceUserId,
         from: parseInstant(query.created_from),
         to: parseInstant(query.created_to),
@@ -264,6 +277,24 @@ export class BonusesService {
       query.page_size,
     );
     return { items: rows.map(toBonusResponse), pagination: pagination(query, total) };
+  }
+
+  /** `bonus.flagged` for each flagged bonus, after its `bonus.pending` (docs/fraud.md). */
+  private async emitFlagged(tenantId: string, bonuses: BonusEntity[]): Promise<void> {
+    const flagged = bonuses.filter((b) => b.review?.status === 'flagged');
+    if (!flagged.length) return;
+    await this.events.emitMany(
+      tenantId,
+      flagged.map((b) => ({
+        type: 'bonus.flagged' as const,
+        payload: {
+          bonus_id: b.id,
+          user_id: b.serviceUserId,
+          amount_kopecks: b.amountKopecks,
+          signals: b.review!.signals,
+        },
+      })),
+    );
   }
 
   private async emitApproved(tenantId: string, bonuses: BonusEntity[]): Promise<void> {
@@ -333,5 +364,6 @@ export function toBonusResponse(b: BonusEntity): BonusResponse {
     reason: b.reason,
     due_at: b.dueAt.toISOString(),
     created_at: b.createdAt.toISOString(),
+    review: b.review ?? null,
   };
 }

@@ -19,6 +19,10 @@ export class ConversionEntity {
   @Column({ type: 'timestamptz', name: 'reversed_at', nullable: true }) reversedAt: Date | null;
   @Column({ type: 'text', name: 'reverse_reason', nullable: true }) reverseReason: string | null;
   @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' }) createdAt: Date;
+  /** docs/fraud.md: the customer's `client` hints at checkout. */
+  @Column({ type: 'inet', name: 'client_ip', nullable: true }) clientIp?: string | null;
+  @Column({ type: 'text', name: 'client_user_agent', nullable: true })
+  clientUserAgent?: string | null;
 
   @ManyToOne(() => TenantEntity)
   @JoinColumn({ name: 'tenant_id', foreignKeyConstraintName: 'fk_conversions_tenant' })

@@ -27,7 +27,9 @@ export class ConversionsController {
 
   /**
    * Registers an order and pays bonuses to the referrer and uplines (pending). The same
-   * `external_order_id` again returns the first conversion; with other data, 409.
+   * `external_order_id` again returns the first conversion; with other data, 409. Instead of
+   * `lead_id`, `promo_code` or `signed_ref` plus `customer` name the partner: the lead is created
+   * in the same transaction and the answer adds `lead_id` (docs/fraud.md).
    */
   @Post('register')
   @HttpCode(200)
@@ -35,8 +37,13 @@ export class ConversionsController {
     400,
     [401, 'invalid_tenant_key'],
     [404, 'lead_not_found'],
+    [404, 'promo_code_not_found'],
+    [404, 'referrer_not_found'],
     [409, 'external_order_id_conflict'],
     [409, 'invalid_transition'],
+    [422, 'invalid_ref'],
+    [422, 'ref_expired'],
+    [422, 'self_referral'],
   )
   register(
     @CurrentTenant() tenant: TenantEntity,

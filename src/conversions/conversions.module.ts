@@ -1,17 +1,28 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
 import { BonusesModule } from '../bonuses/bonuses.module';
+import { DeeplinksModule } from '../deeplinks/deeplinks.module';
+import { FraudModule } from '../fraud/fraud.module';
 import { LeadsModule } from '../leads/leads.module';
 import { OffersModule } from '../offers/offers.module';
 import { UsersModule } from '../users/users.module';
+import { ConversionAttribution } from './conversion-attribution';
 import { ConversionsAdminController } from './conversions-admin.controller';
 import { ConversionsController } from './conversions.controller';
 import { ConversionsRepository } from './conversions.repository';
 import { ConversionsService } from './conversions.service';
 
 @Module({
-  imports: [AuditModule, UsersModule, OffersModule, BonusesModule, LeadsModule],
+  imports: [
+    AuditModule,
+    UsersModule,
+    OffersModule,
+    BonusesModule,
+    LeadsModule,
+    DeeplinksModule,
+    FraudModule,
+  ],
   controllers: [ConversionsController, ConversionsAdminController],
-  providers: [ConversionsRepository, ConversionsService],
+  providers: [ConversionsRepository, ConversionsService, ConversionAttribution],
 })
 export class ConversionsModule {}

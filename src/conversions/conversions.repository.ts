@@ -23,6 +23,13 @@ export class ConversionsRepository {
   }
 
   /** Inserts unless the tenant already has this order (a concurrent register won); `false` then. */
+  /** Serialises registrations of one order in the tenant until the transaction ends. */
+  async lockOrder(tenantId: string, externalOrderId: string): Promise<void> {
+    await this.tx.manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
+      `order:${tenantId}:${externalOrderId}`,
+    ]);
+  }
+
   async insertIfNew(conversion: ConversionEntity): Promise<boolean> {
     const result = await this.repo
       .createQueryBuilder()

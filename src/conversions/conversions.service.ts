@@ -6,6 +6,8 @@ import type { Actor } from '../access/principal';
 import { newId } from '../common/ids';
 import { TransactionHost } from '../database/transaction-host';
 import { EventsService } from '../events/events.service';
+import { FraudService } from '../fraud/fraud.service';
+import { mergeSignals, reviewFor } from '../fraud/risk-signal';
 import type { LeadEntity } from '../leads/lead.entity';
 import { LeadsService } from '../leads/leads.service';
 import { OffersService } from '../offers/offers.service';
@@ -13,6 +15,7 @@ import type { Program } from '../tenants/program';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { UsersService } from '../users/users.service';
 import { cascade, type CascadeShare, tierIndex } from './cascade';
+import { ConversionAttribution } from './conversion-attribution';
 import type { ConversionEntity } from './conversion.entity';
 import {
   AlreadyReversedError,
@@ -38,6 +41,8 @@ export class ConversionsService {
     private readonly bonuses: BonusesService,
     private readonly events: EventsService,
     private readonly audit: AuditService,
+    private readonly fraud: FraudService,
+    private readonly attribution: ConversionAttribution,
   ) {}
 
   /**
@@ -52,16 +57,46 @@ export class ConversionsService {
     actor?: Actor,
   ): Promise<ConversionResponse> {
     return this.tx.transaction(async () => {
-      const lead = await this.leads.lockForConversion(tenant.id, dto.lead_id);
-      const existing = await this.conversions.findByExternalOrderId(
-        tenant.id,
-        dto.external_order_id,
-      );
-      if (existing) return this.replay(existing, dto);
-      this.leads.assertConvertible(lead);
+      const attribution = await this.attribution.resolve(tenant, dto);
+      let lead: LeadEntity;
+      if (attribution) {
+        // By promo code or ref (docs/fraud.md): the order's own lock makes one lead per order.
+        await this.conversions.lockOrder(tenant.id, dto.external_order_id);
+        const existing = await this.conversions.findByExternalOrderId(
+          tenant.id,
+          dto.external_order_id,
+        );
+        if (existing) return this.replayAttributed(existing, dto, attribution.referrerUserId);
+        lead = await this.leads.createLead(
+          tenant,
+          attribution.lead,
+          attribution.source,
+          attribution.clickedAt,
+        );
+      } else {
+        lead = await this.leads.lockForConversion(tenant.id, dto.lead_id!);
+        const existing = await this.conversions.findByExternalOrderId(
+          tenant.id,
+          dto.external_order_id,
+        );
+        if (existing) return this.replay(existing, dto);
+        this.leads.assertConvertible(lead);
+      }
 
       const program = await this.offers.programFor(tenant, lead.offerId);
       const shares = await this.shares(tenant.id, lead, program, dto.amount_kopecks);
+      const now = new Date();
+      const signals = mergeSignals(
+        lead.riskSignals ?? [],
+        await this.fraud.onConversion(tenant, {
+          referrerMemberId: lead.referrerMemberId,
+          amountKopecks: dto.amount_kopecks,
+          currency: dto.currency,
+          clientIp: dto.client?.ip ?? null,
+          clickedAt: lead.clickedAt ?? null,
+          now,
+        }),
+      );
       const conversion: ConversionEntity = {
         tenantId: tenant.id,
         id: newId('conversion'),
@@ -72,14 +107,18 @@ export class ConversionsService {
         status: 'registered',
         reversedAt: null,
         reverseReason: null,
-        createdAt: new Date(),
+        createdAt: now,
+        clientIp: dto.client?.ip ?? null,
+        clientUserAgent: dto.client?.user_agent ?? null,
       };
       if (!(await this.conversions.insertIfNew(conversion))) {
         const winner = await this.conversions.findByExternalOrderId(
           tenant.id,
           dto.external_order_id,
         );
-        return this.replay(winner!, dto);
+        return attribution
+          ? this.replayAttributed(winner!, dto, attribution.referrerUserId)
+          : this.replay(winner!, dto);
       }
       const bonuses = await this.bonuses.accrue(
         tenant.id,
@@ -92,6 +131,7 @@ export class ConversionsService {
           sourceId: conversion.id,
           tier: share.tier,
           gracePeriodHours: program.grace_period_hours,
+          review: reviewFor(signals),
         })),
       );
       await this.events.emit(tenant.id, 'conversion.cascaded', {
@@ -114,8 +154,31 @@ export class ConversionsService {
           { external_order_id: dto.external_order_id, amount_kopecks: dto.amount_kopecks },
         );
       }
-      return toConversionResponse(conversion, bonuses);
+      const response = toConversionResponse(conversion, bonuses);
+      return attribution ? { ...response, lead_id: lead.id } : response;
     });
+  }
+
+  /** The same order again by promo code or ref: the first one, if its partner and sums match. */
+  private async replayAttributed(
+    existing: ConversionEntity,
+    dto: RegisterConversionDto,
+    referrerUserId: string,
+  ): Promise<ConversionResponse> {
+    const lead = await this.leads.findLead(existing.tenantId, existing.leadId);
+    if (
+      lead?.referrerUserId !== referrerUserId ||
+      existing.amountKopecks !== dto.amount_kopecks ||
+      existing.currency !== dto.currency
+    ) {
+      throw new ExternalOrderIdConflictError(dto.external_order_id);
+    }
+    const bonuses = await this.bonuses.bonusesOfSource(
+      existing.tenantId,
+      'conversion',
+      existing.id,
+    );
+    return { ...toConversionResponse(existing, bonuses), lead_id: existing.leadId };
   }
 
   /** What `register` would pay, without writing or emitting anything. */

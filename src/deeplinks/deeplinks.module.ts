@@ -20,5 +20,6 @@ import { LandingLookup, LandingRefusalFilter, ShortLinkController } from './shor
     LandingLookup,
     LandingRefusalFilter,
   ],
+  exports: [DeeplinksService],
 })
 export class DeeplinksModule {}

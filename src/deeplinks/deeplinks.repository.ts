@@ -53,11 +53,32 @@ export class DeeplinksRepository {
     return this.repo.findOneBy({ code });
   }
 
-  /** The link and its tenant in one round trip (the redirect's hot path). */
+  /**
+   * The link, its tenant and whether its partner is banned, in one round trip (the redirect's
+   * path when the link is not in memory).
+   */
   async findByCodeWithTenant(
     code: string,
-  ): Promise<{ link: DeeplinkEntity; tenant: TenantEntity } | undefined> {
-    const link = await this.repo.findOne({ where: { code }, relations: { tenant: true } });
-    return link?.tenant ? { link, tenant: link.tenant } : undefined;
+  ): Promise<{ link: DeeplinkEntity; tenant: TenantEntity; banned: boolean } | undefined> {
+    const link = await this.repo.findOne({
+      where: { code },
+      relations: { tenant: true, member: true },
+    });
+    if (!link?.tenant) return undefined;
+    const banned = Boolean(link.member?.bannedAt);
+    delete link.member;
+    return { link, tenant: link.tenant, banned };
+  }
+
+  /** The tenant's link with this promo code, compared case-insensitively (uq_deeplinks_promo_code). */
+  async findByPromoCode(tenantId: string, promoCode: string): Promise<DeeplinkEntity | null> {
+    return this.repo
+      .createQueryBuilder('d')
+      .where(`d.tenant_id = :tenantId AND lower(d.promo_code) = lower(:promoCode)`, {
+        tenantId,
+        promoCode,
+      })
+      .andWhere(`d.promo_code <> ''`)
+      .getOne();
   }
 }

@@ -10,11 +10,16 @@ import { TenantsService } from '../tenants/tenants.service';
 import { UsersService } from '../users/users.service';
 import { ClickCounter } from './click-counter';
 import type { DeeplinkEntity } from './deeplink.entity';
-import { InvalidRefError, TargetNotAllowedError } from './deeplink.errors';
+import {
+  InvalidRefError,
+  PromoCodeTakenError,
+  RefExpiredError,
+  TargetNotAllowedError,
+} from './deeplink.errors';
 import { DeeplinksRepository } from './deeplinks.repository';
 import type { CreateReferralLinkDto, ReferralLinkResponse } from './dto/referral-link.dto';
 import { allowedHostsOf, fillLinkTemplate, isAllowedTarget } from './link-target';
-import { type RefClaims, signRef, verifyRef } from './signed-ref';
+import { isRefExpired, type RefClaims, signRef, verifyRef } from './signed-ref';
 
 const CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -24,10 +29,24 @@ export function newCode(): string {
   return code;
 }
 
-/** Where a short link leads (SPEC 5). */
+/**
+ * Where a short link leads (docs/embedding.md §4): a redirect whose `ref` is stamped with the
+ * click time (docs/fraud.md), the landing page, or 410 for a banned partner's link.
+ */
 export type LinkDestination =
   | { kind: 'redirect'; link: DeeplinkEntity; location: string }
-  | { kind: 'landing'; link: DeeplinkEntity; tenant: TenantEntity; ref: string };
+  | { kind: 'landing'; link: DeeplinkEntity; tenant: TenantEntity }
+  | { kind: 'disabled'; link: DeeplinkEntity };
+
+/**
+ * A cached redirect: the target with `ref=` put in its place (`before` + ref + `after`), so that a
+ * click costs one HMAC and two concatenations, never a URL parse.
+ */
+type CachedDestination =
+  | { kind: 'redirect'; link: DeeplinkEntity; before: string; after: string }
+  | Exclude<LinkDestination, { kind: 'redirect' }>;
+
+const REF_SLOT = 'REF-SLOT-0c5d2a';
 
 /** Short links kept in memory per process (the redirect's hot path reads no database). */
 const CACHED_LINKS = 50_000;
@@ -38,7 +57,7 @@ export class DeeplinksService {
    * code → destination. A link never changes once made; its tenant's `link_templates` may, so a
    * change reaches short links within CACHE_TTL_MS (at once in the process that made it).
    */
-  private readonly destinations: TtlCache<string, LinkDestination>;
+  private readonly destinations: TtlCache<string, CachedDestination>;
 
   constructor(
     private readonly tx: TransactionHost,
@@ -90,8 +109,12 @@ export class DeeplinksService {
       try {
         if (await this.links.insertIfNew(link)) return this.toResponse(link, false);
       } catch (error) {
-        if (isUniqueViolation(error)) continue; // the random code was taken: draw another
-        throw error;
+        if (isUniqueViolation(error, 'uq_deeplinks_code')) continue; // drawn code taken: again
+        if (!isUniqueViolation(error, 'uq_deeplinks_promo_code')) throw error;
+        // The code is another link's, or this very link's made a moment ago by the same call.
+        const same = await this.links.findSame(link);
+        if (same) return this.toResponse(same, true);
+        throw new PromoCodeTakenError(link.promoCode);
       }
       const existing = await this.links.findSame(link);
       if (existing) return this.toResponse(existing, true);
@@ -104,8 +127,7 @@ export class DeeplinksService {
     const cached = this.followCached(code);
     if (cached) return cached;
     const loaded = await this.load(code);
-    if (loaded) this.clicks.record(loaded.link);
-    return loaded;
+    return loaded && this.clicked(loaded);
   }
 
   /**
@@ -114,23 +136,44 @@ export class DeeplinksService {
    */
   followCached(code: string): LinkDestination | undefined {
     const destination = this.destinations.get(code);
-    if (destination) this.clicks.record(destination.link);
-    return destination;
+    return destination && this.clicked(destination);
   }
 
-  private async load(code: string): Promise<LinkDestination | undefined> {
+  /** Drops a member's links from this process's memory (banned or unbanned: docs/fraud.md). */
+  forgetMember(tenantId: string, memberId: string): void {
+    this.destinations.deleteWhere(
+      (d) => d.link.tenantId === tenantId && d.link.memberId === memberId,
+    );
+  }
+
+  /** The click counted (a disabled link's is not) and the redirect's ref stamped with its time. */
+  private clicked(destination: CachedDestination): LinkDestination {
+    if (destination.kind === 'disabled') return destination;
+    this.clicks.record(destination.link);
+    if (destination.kind !== 'redirect') return destination;
+    const ref = this.signedRef(destination.link, Date.now());
+    return {
+      kind: 'redirect',
+      link: destination.link,
+      location: destination.before + encodeURIComponent(ref) + destination.after,
+    };
+  }
+
+  private async load(code: string): Promise<CachedDestination | undefined> {
     const found = await this.links.findByCodeWithTenant(code);
     if (!found) return undefined;
-    const { link, tenant } = found;
+    const { link, tenant, banned } = found;
     delete link.tenant; // the destination keeps what it needs, not the entity graph
-    const ref = this.signedRef(link);
-    let destination: LinkDestination = { kind: 'landing', link, tenant, ref };
-    if (link.targetType === 'website') {
-      destination = { kind: 'redirect', link, location: withRef(link.targetId, ref) };
-    } else {
-      const template = tenant.linkTemplates[link.targetType];
-      const target = template && fillLinkTemplate(template, link.targetId);
-      if (target) destination = { kind: 'redirect', link, location: withRef(target, ref) };
+    let destination: CachedDestination = { kind: 'landing', link, tenant };
+    const target =
+      link.targetType === 'website'
+        ? link.targetId
+        : tenant.linkTemplates[link.targetType] &&
+          fillLinkTemplate(tenant.linkTemplates[link.targetType], link.targetId);
+    if (banned) destination = { kind: 'disabled', link };
+    else if (target) {
+      const [before, after] = withRef(target, REF_SLOT).split(REF_SLOT);
+      destination = { kind: 'redirect', link, before, after };
     }
     this.destinations.set(code, destination);
     return destination;
@@ -140,16 +183,25 @@ export class DeeplinksService {
     return this.links.findByCode(code);
   }
 
-  /** The referrer named by a signed ref of this tenant, or 422 `invalid_ref`. */
-  verifyRef(ref: string, tenantId: string): RefClaims {
-    const claims = verifyRef(ref, this.config.refSigningSecret, tenantId);
+  /**
+   * The referrer named by a signed ref of this tenant, or 422 `invalid_ref`; a click-stamped ref
+   * older than the tenant's attribution window is 422 `ref_expired` (docs/fraud.md).
+   */
+  verifyRef(ref: string, tenant: TenantEntity): RefClaims {
+    const claims = verifyRef(ref, this.config.refSigningSecret, tenant.id);
     if (!claims) throw new InvalidRefError();
+    if (isRefExpired(claims, tenant.attributionWindowDays)) throw new RefExpiredError();
     return claims;
   }
 
-  private signedRef(link: DeeplinkEntity): string {
+  /** The link that holds this promo code in the tenant, whatever its case. */
+  byPromoCode(tenantId: string, promoCode: string): Promise<DeeplinkEntity | null> {
+    return this.links.findByPromoCode(tenantId, promoCode);
+  }
+
+  private signedRef(link: DeeplinkEntity, clickedAt?: number): string {
     return signRef(
-      { t: link.tenantId, r: link.serviceUserId, d: link.id },
+      { t: link.tenantId, r: link.serviceUserId, d: link.id, c: clickedAt },
       this.config.refSigningSecret,
     );
   }

@@ -54,6 +54,19 @@ export function thankYouPage(tenant: TenantEntity): HtmlPage {
   );
 }
 
+/** docs/fraud.md: a banned partner's link (`link_disabled`). */
+export function linkDisabledPage(): HtmlPage {
+  return page(
+    { status: 410, title: 'Link disabled' },
+    <>
+      <h1>Link disabled</h1>
+      <p class="muted" data-code="link_disabled">
+        This referral link has been disabled by the program.
+      </p>
+    </>,
+  );
+}
+
 export function linkNotFoundPage(): HtmlPage {
   return page(
     { status: 404, title: 'Link not found' },

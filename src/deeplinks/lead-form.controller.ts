@@ -27,13 +27,14 @@ export class LeadFormController {
     [403, 'origin_not_allowed'],
     [404, 'offer_not_found'],
     [422, 'invalid_ref'],
+    [422, 'ref_expired'],
     [429, 'rate_limited'],
   )
   async create(
     @CurrentTenant() tenant: TenantEntity,
     @Body() dto: LeadFormDto,
   ): Promise<LeadCreatedResponse> {
-    const ref = this.links.verifyRef(dto.ref, tenant.id);
+    const ref = this.links.verifyRef(dto.ref, tenant);
     return this.leads.create(
       tenant,
       {
@@ -43,6 +44,7 @@ export class LeadFormController {
         metadata: dto.metadata,
       },
       'lead_form',
+      ref.c ? new Date(ref.c) : null,
     );
   }
 }

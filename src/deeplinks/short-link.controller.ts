@@ -28,7 +28,7 @@ import type { TenantEntity } from '../tenants/tenant.entity';
 import { TenantsService } from '../tenants/tenants.service';
 import type { DeeplinkEntity } from './deeplink.entity';
 import { DeeplinksService, type LinkDestination } from './deeplinks.service';
-import { landingPage, linkNotFoundPage, thankYouPage } from './landing-page';
+import { landingPage, linkDisabledPage, linkNotFoundPage, thankYouPage } from './landing-page';
 
 const CODE_PATTERN = /^[A-Za-z0-9]{8}$/;
 
@@ -93,6 +93,7 @@ const CODE = {
 /** Where a short link leads, as its answer: the redirect, the landing page, or not found. */
 function answerFor(destination: LinkDestination | undefined): HtmlPage | Redirect {
   if (!destination) return linkNotFoundPage();
+  if (destination.kind === 'disabled') return linkDisabledPage();
   if (destination.kind === 'redirect') {
     return new Redirect(destination.location, 302, { headers: { 'Cache-Control': 'no-store' } });
   }
@@ -121,13 +122,19 @@ export class ShortLinkController {
     summary: 'Follows a short link: a redirect, or the landing page',
     description:
       "Counts the click. A link to the tenant's website (or a `link_templates` target) redirects " +
-      'there with `ref` added; any other link renders the landing page with the recommendation, ' +
+      'there with `ref` added, signed with the click time (docs/fraud.md: it credits the partner ' +
+      "for the tenant's `attribution_window_days`); a banned partner's link answers 410; any " +
+      'other link renders the landing page with the recommendation, ' +
       'the promo code and a lead form posting to `/s/{code}/lead`. Never cached. A followed ' +
       'link is answered from memory, ahead of the framework (fast lane), with the same answer.',
   })
   @ApiParam(CODE)
   @ApiRedirect(302, 'The target, with `ref` added', 'https://acme.example/?ref=<signed ref>')
-  @ApiHtmlPages([200, 'The landing page with its lead form'], [404, 'Link not found'])
+  @ApiHtmlPages(
+    [200, 'The landing page with its lead form'],
+    [404, 'Link not found'],
+    [410, '`link_disabled`: the partner is banned (docs/fraud.md)'],
+  )
   follow(@Param('code') code: string): HtmlPage | Redirect | Promise<HtmlPage | Redirect> {
     if (!CODE_PATTERN.test(code)) return linkNotFoundPage();
     // A followed link is in memory: its answer waits for nothing (the fast lane's hot path).

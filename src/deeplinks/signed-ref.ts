@@ -7,6 +7,8 @@ export interface RefClaims {
   r: string;
   /** The deeplink id. */
   d: string;
+  /** The click time (epoch ms), in refs `/s/:code` appends; absent in a link's own `signed_ref`. */
+  c?: number;
 }
 
 /**
@@ -15,10 +17,17 @@ export interface RefClaims {
  * link carries the same ref.
  */
 export function signRef(claims: RefClaims, secret: string): string {
-  const payload = Buffer.from(JSON.stringify({ t: claims.t, r: claims.r, d: claims.d })).toString(
-    'base64url',
-  );
+  const fields = { t: claims.t, r: claims.r, d: claims.d, ...(claims.c ? { c: claims.c } : {}) };
+  const payload = Buffer.from(JSON.stringify(fields)).toString('base64url');
   return `${payload}.${mac(payload, secret)}`;
+}
+
+/**
+ * Whether a click-stamped ref is older than the tenant's attribution window (docs/fraud.md); a
+ * ref without a click time never expires.
+ */
+export function isRefExpired(claims: RefClaims, windowDays: number, now = Date.now()): boolean {
+  return claims.c !== undefined && now - claims.c > windowDays * 86_400_000;
 }
 
 /** The claims of a ref signed with `secret` for `tenantId`; undefined for anything else. */
@@ -35,7 +44,8 @@ export function verifyRef(ref: string, secret: string, tenantId: string): RefCla
     if (
       typeof claims.t !== 'string' ||
       typeof claims.r !== 'string' ||
-      typeof claims.d !== 'string'
+      typeof claims.d !== 'string' ||
+      (claims.c !== undefined && !Number.isSafeInteger(claims.c))
     ) {
       return undefined;
     }

@@ -32,6 +32,13 @@ export interface EventPayloads {
     rejected_at: string;
     reason: string;
   };
+  /** docs/fraud.md: a bonus held for review, after its bonus.pending. */
+  'bonus.flagged': {
+    bonus_id: string;
+    user_id: string;
+    amount_kopecks: number;
+    signals: { code: string; detail: string }[];
+  };
   'conversion.cascaded': {
     conversion_id: string;
     lead_id: string;
@@ -81,6 +88,7 @@ export const EVENT_TYPES = [
   'bonus.pending',
   'bonus.approved',
   'bonus.rejected',
+  'bonus.flagged',
   'conversion.cascaded',
   'conversion.reversed',
   'payout.created',

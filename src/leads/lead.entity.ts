@@ -2,10 +2,11 @@ import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typ
 import { TenantEntity } from '../tenants/tenant.entity';
 import { MemberEntity } from '../users/member.entity';
 import { OfferEntity } from '../offers/offer.entity';
+import type { RiskSignal } from '../fraud/risk-signal';
 
 export const LEAD_STATUSES = ['new', 'processed', 'converted', 'rejected'] as const;
 export type LeadStatus = (typeof LEAD_STATUSES)[number];
-export const LEAD_SOURCES = ['federation', 'lead_form', 'referral_link'] as const;
+export const LEAD_SOURCES = ['federation', 'lead_form', 'referral_link', 'promo_code'] as const;
 export type LeadSource = (typeof LEAD_SOURCES)[number];
 
 @Entity({ name: 'leads' })
@@ -26,6 +27,13 @@ export class LeadEntity {
   @Column({ type: 'text', name: 'status_reason', nullable: true }) statusReason: string | null;
   @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' }) createdAt: Date;
   @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' }) updatedAt: Date;
+  /** docs/fraud.md: the customer's `client` hints, the click its ref carried, what fired. */
+  @Column({ type: 'inet', name: 'client_ip', nullable: true }) clientIp?: string | null;
+  @Column({ type: 'text', name: 'client_user_agent', nullable: true })
+  clientUserAgent?: string | null;
+  @Column({ type: 'timestamptz', name: 'clicked_at', nullable: true }) clickedAt?: Date | null;
+  @Column({ type: 'jsonb', name: 'risk_signals', nullable: true })
+  riskSignals?: RiskSignal[] | null;
 
   @ManyToOne(() => TenantEntity)
   @JoinColumn({ name: 'tenant_id', foreignKeyConstraintName: 'fk_leads_tenant' })

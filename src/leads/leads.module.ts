@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
 import { BonusesModule } from '../bonuses/bonuses.module';
+import { FraudModule } from '../fraud/fraud.module';
 import { OffersModule } from '../offers/offers.module';
 import { UsersModule } from '../users/users.module';
 import { LeadsAdminController } from './leads-admin.controller';
@@ -9,7 +10,7 @@ import { LeadsRepository } from './leads.repository';
 import { LeadsService } from './leads.service';
 
 @Module({
-  imports: [AuditModule, UsersModule, OffersModule, BonusesModule],
+  imports: [AuditModule, UsersModule, OffersModule, BonusesModule, FraudModule],
   controllers: [LeadsController, LeadsAdminController],
   providers: [LeadsRepository, LeadsService],
   exports: [LeadsService],

@@ -5,6 +5,8 @@ import { newId } from '../common/ids';
 import { TransactionHost } from '../database/transaction-host';
 import { BonusesService } from '../bonuses/bonuses.service';
 import { EventsService } from '../events/events.service';
+import { FraudService } from '../fraud/fraud.service';
+import { reviewFor } from '../fraud/risk-signal';
 import { OffersService } from '../offers/offers.service';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { ReferrerNotFoundError } from '../users/user.errors';
@@ -27,6 +29,7 @@ export class LeadsService {
     private readonly bonuses: BonusesService,
     private readonly events: EventsService,
     private readonly audit: AuditService,
+    private readonly fraud: FraudService,
   ) {}
 
   /**
@@ -37,7 +40,24 @@ export class LeadsService {
     tenant: TenantEntity,
     dto: CreateLeadDto,
     source: LeadSource,
+    clickedAt: Date | null = null,
   ): Promise<LeadCreatedResponse> {
+    return this.createLead(tenant, dto, source, clickedAt).then((lead) => ({
+      lead_id: lead.id,
+      status: lead.status,
+    }));
+  }
+
+  /**
+   * `create`, answering the lead itself (a conversion registered by promo code or ref creates its
+   * lead this way, in its own transaction). `clickedAt` is the click the lead's ref carried.
+   */
+  createLead(
+    tenant: TenantEntity,
+    dto: CreateLeadDto,
+    source: LeadSource,
+    clickedAt: Date | null = null,
+  ): Promise<LeadEntity> {
     return this.tx.transaction(async () => {
       const referrer = await this.users.findMember(tenant.id, dto.referrer_user_id);
       if (!referrer) throw new ReferrerNotFoundError(dto.referrer_user_id);
@@ -63,7 +83,16 @@ export class LeadsService {
         statusReason: null,
         createdAt: now,
         updatedAt: now,
+        clientIp: dto.client?.ip ?? null,
+        clientUserAgent: dto.client?.user_agent ?? null,
+        clickedAt,
       };
+      const signals = await this.fraud.onLead(tenant, {
+        referrerMemberId: referrer.id,
+        email,
+        clientIp: lead.clientIp ?? null,
+      });
+      lead.riskSignals = signals.length ? signals : null;
       await this.leads.insert(lead);
       await this.events.emit(tenant.id, 'lead.created', {
         lead_id: lead.id,
@@ -86,10 +115,11 @@ export class LeadsService {
             sourceId: lead.id,
             tier: null,
             gracePeriodHours: program.grace_period_hours,
+            review: reviewFor(signals),
           },
         ]);
       }
-      return { lead_id: lead.id, status: lead.status };
+      return lead;
     });
   }
 
@@ -140,6 +170,10 @@ export class LeadsService {
     const lead = await this.leads.lock(tenantId, leadId);
     if (!lead) throw new LeadNotFoundError(leadId);
     return lead;
+  }
+
+  findLead(tenantId: string, leadId: string): Promise<LeadEntity | null> {
+    return this.leads.find(tenantId, leadId);
   }
 
   /** A rejected lead converts no more: 409 `invalid_transition`. */

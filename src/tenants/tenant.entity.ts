@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { PayoutSettings } from '../payouts/payout-settings';
+import type { FraudSettingsInput } from '../fraud/fraud-settings';
 import type { Program } from './program';
 
 @Entity({ name: 'tenants' })
@@ -19,6 +20,11 @@ export class TenantEntity {
   @Column({ type: 'jsonb', name: 'link_templates', default: () => "'{}'" })
   linkTemplates: Record<string, string>;
   @Column({ type: 'jsonb' }) program: Program;
+  /** docs/fraud.md: how long a click-stamped ref credits its partner. */
+  @Column({ type: 'integer', name: 'attribution_window_days', default: 90 })
+  attributionWindowDays: number;
+  /** docs/fraud.md: the risk-signal settings as given (defaults filled in when read). */
+  @Column({ type: 'jsonb', default: () => "'{}'" }) fraud: FraudSettingsInput;
   @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' }) createdAt: Date;
   @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' }) updatedAt: Date;
 }

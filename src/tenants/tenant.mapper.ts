@@ -1,3 +1,4 @@
+import { withFraudDefaults } from '../fraud/fraud-settings';
 import { withPayoutDefaults } from '../payouts/payout-settings';
 import type { TenantResponse } from './dto/tenant.response';
 import type { TenantEntity } from './tenant.entity';
@@ -14,6 +15,8 @@ export function toTenantResponse(tenant: TenantEntity): TenantResponse {
     link_domains: tenant.linkDomains,
     link_templates: tenant.linkTemplates,
     program: tenant.program,
+    attribution_window_days: tenant.attributionWindowDays,
+    fraud: withFraudDefaults(tenant.fraud),
     created_at: tenant.createdAt.toISOString(),
     updated_at: tenant.updatedAt.toISOString(),
   };

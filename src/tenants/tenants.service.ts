@@ -8,6 +8,7 @@ import { AuditService } from '../audit/audit.service';
 import type { CreateTenantDto } from './dto/create-tenant.dto';
 import type { CreatedTenantResponse, TenantResponse } from './dto/tenant.response';
 import type { UpdateTenantDto } from './dto/update-tenant.dto';
+import { DEFAULT_ATTRIBUTION_WINDOW_DAYS, withFraudDefaults } from '../fraud/fraud-settings';
 import { withProgramDefaults } from './program';
 import { StaffTokensRepository } from './staff-tokens.repository';
 import { TenantCredentialsService } from './tenant-credentials.service';
@@ -47,6 +48,8 @@ export class TenantsService {
           linkDomains: dto.link_domains ?? [],
           linkTemplates: dto.link_templates ?? {},
           program: withProgramDefaults(dto.program),
+          attributionWindowDays: dto.attribution_window_days ?? DEFAULT_ATTRIBUTION_WINDOW_DAYS,
+          fraud: withFraudDefaults(dto.fraud),
           createdAt: now,
           updatedAt: now,
         };
@@ -93,6 +96,10 @@ export class TenantsService {
       if (dto.link_domains !== undefined) current.linkDomains = dto.link_domains;
       if (dto.link_templates !== undefined) current.linkTemplates = dto.link_templates;
       if (dto.program !== undefined) current.program = withProgramDefaults(dto.program);
+      if (dto.attribution_window_days !== undefined) {
+        current.attributionWindowDays = dto.attribution_window_days;
+      }
+      if (dto.fraud !== undefined) current.fraud = withFraudDefaults(dto.fraud);
       current.updatedAt = new Date();
       const saved = await this.tenants.save(current);
       await this.audit.record(

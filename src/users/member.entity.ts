@@ -42,6 +42,11 @@ export class MemberEntity {
   @Column({ type: 'integer', name: 'leads_count', default: 0 }) leadsCount: number;
   /** Clicks on this member's short links. */
   @Column({ type: 'integer', name: 'clicks_count', default: 0 }) clicksCount: number;
+  /** The member's last `client.ip` (docs/fraud.md, self_referral). */
+  @Column({ type: 'inet', name: 'last_seen_ip', nullable: true }) lastSeenIp?: string | null;
+  /** Set while the member is banned (docs/fraud.md): links answer 410, no bonus accrues. */
+  @Column({ type: 'timestamptz', name: 'banned_at', nullable: true }) bannedAt?: Date | null;
+  @Column({ type: 'text', name: 'ban_reason', nullable: true }) banReason?: string | null;
   /** When the member joined this tenant: the partner list's `joined_at`. */
   @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' }) createdAt: Date;
   @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' }) updatedAt: Date;

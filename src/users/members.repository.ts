@@ -259,4 +259,32 @@ export class MembersRepository {
     );
     return result.affected ? this.findById(tenantId, memberId) : null;
   }
+
+  /** docs/fraud.md: the member's last `client.ip`. */
+  async setLastSeenIp(tenantId: string, memberId: string, ip: string): Promise<void> {
+    await this.tx.manager.query(
+      `UPDATE members SET last_seen_ip = $3::inet WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, memberId, ip],
+    );
+  }
+
+  /**
+   * docs/fraud.md: bans (deactivates, with the time and reason) or lifts the ban (activates);
+   * null for an unknown member.
+   */
+  async setBan(
+    tenantId: string,
+    memberId: string,
+    ban: { reason: string } | null,
+  ): Promise<MemberEntity | null> {
+    const [rows]: [Record<string, unknown>[], number] = await this.tx.manager.query(
+      `UPDATE members
+          SET is_active = $3, banned_at = CASE WHEN $3 THEN NULL ELSE now() END,
+              ban_reason = $4, updated_at = now()
+        WHERE tenant_id = $1 AND id = $2
+       RETURNING *`,
+      [tenantId, memberId, ban === null, ban?.reason ?? null],
+    );
+    return rows.length ? this.rows.from(rows[0]) : null;
+  }
 }

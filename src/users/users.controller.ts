@@ -27,11 +27,13 @@ export class UsersController {
     [401, 'invalid_tenant_key'],
     [404, 'referrer_not_found'],
     [422, 'referral_cycle'],
+    [422, 'invalid_ref'],
+    [422, 'ref_expired'],
   )
   upsert(
     @CurrentTenant() tenant: TenantEntity,
     @Body() dto: UpsertUserDto,
   ): Promise<UpsertUserResponse> {
-    return this.users.upsert(tenant.id, dto);
+    return this.users.upsert(tenant.id, dto, tenant.attributionWindowDays);
   }
 }

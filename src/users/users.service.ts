@@ -3,8 +3,9 @@ import type { Actor } from '../access/principal';
 import { ValidationFailedError } from '../common/errors/domain-error';
 import { newId } from '../common/ids';
 import { AppConfig } from '../config/app-config';
-import { InvalidRefError } from '../deeplinks/deeplink.errors';
-import { verifyRef } from '../deeplinks/signed-ref';
+import { InvalidRefError, RefExpiredError } from '../deeplinks/deeplink.errors';
+import { isRefExpired, verifyRef } from '../deeplinks/signed-ref';
+import { DEFAULT_ATTRIBUTION_WINDOW_DAYS } from '../fraud/fraud-settings';
 import { TransactionHost } from '../database/transaction-host';
 import { AuditService } from '../audit/audit.service';
 import type { MemberStatusResponse } from './dto/member-status.response';
@@ -33,8 +34,27 @@ export class UsersService {
    * A referrer is set only while the member has none; setting one takes the tenant's tree lock so
    * the cycle check and the move cannot interleave with another change to the network.
    */
-  upsert(tenantId: string, dto: UpsertUserDto): Promise<UpsertUserResponse> {
-    const referrerUserId = this.referrerOf(tenantId, dto);
+  upsert(
+    tenantId: string,
+    dto: UpsertUserDto,
+    attributionWindowDays = DEFAULT_ATTRIBUTION_WINDOW_DAYS,
+  ): Promise<UpsertUserResponse> {
+    const referrerUserId = this.referrerOf(tenantId, dto, attributionWindowDays);
+    return this.tx.transaction(async () => {
+      const answer = await this.upsertMember(tenantId, dto, referrerUserId);
+      // docs/fraud.md: the member's last seen IP, for the self_referral signal.
+      if (dto.client?.ip) {
+        await this.members.setLastSeenIp(tenantId, answer.tenant_service_id, dto.client.ip);
+      }
+      return answer;
+    });
+  }
+
+  private upsertMember(
+    tenantId: string,
+    dto: UpsertUserDto,
+    referrerUserId: string | undefined,
+  ): Promise<UpsertUserResponse> {
     return this.tx.transaction(async () => {
       if (referrerUserId) await this.members.lockTree(tenantId);
       const referrer = referrerUserId
@@ -54,7 +74,11 @@ export class UsersService {
   }
 
   /** The referrer named by `referrer_user_id` or by a verified `signed_ref` (not both). */
-  private referrerOf(tenantId: string, dto: UpsertUserDto): string | undefined {
+  private referrerOf(
+    tenantId: string,
+    dto: UpsertUserDto,
+    attributionWindowDays: number,
+  ): string | undefined {
     if (dto.signed_ref === undefined) return dto.referrer_user_id;
     if (dto.referrer_user_id !== undefined) {
       throw new ValidationFailedError([
@@ -63,6 +87,7 @@ export class UsersService {
     }
     const claims = verifyRef(dto.signed_ref, this.config.refSigningSecret, tenantId);
     if (!claims) throw new InvalidRefError();
+    if (isRefExpired(claims, attributionWindowDays)) throw new RefExpiredError();
     return claims.r;
   }
 

@@ -10,6 +10,9 @@ export class ListBonusesQueryDto extends PageQueryDto {
   /** @example "pending" */
   @Optional() @IsIn(BONUS_STATUSES) status?: BonusStatus;
 
+  /** docs/fraud.md: only bonuses under review (`flagged`) or cleared by staff. @example "flagged" */
+  @Optional() @IsIn(['flagged', 'cleared']) review?: 'flagged' | 'cleared';
+
   /** Only this partner's bonuses (`usr_…` or `mbr_…`). @example "usr_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */
   @Optional()
   @Matches(MEMBER_REF, { message: MEMBER_REF_MESSAGE })

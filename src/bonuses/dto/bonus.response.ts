@@ -1,5 +1,18 @@
 import { PaginationResponse } from '../../common/http/pagination.dto';
 
+export class RiskSignalResponse {
+  /** `self_referral`, `duplicate_customer`, `ip_burst`, `disposable_email`, `fast_conversion` or `amount_outlier`. @example "ip_burst" */
+  code: string;
+  /** A sentence for the staff who review. @example "11 leads for this partner came from IP 203.0.113.7 within an hour (more than 10)." */
+  detail: string;
+}
+
+export class BonusReviewResponse {
+  /** `flagged` (waiting for staff) or `cleared` (approved by staff). @example "flagged" */
+  status: 'flagged' | 'cleared';
+  signals: RiskSignalResponse[];
+}
+
 /** A bonus as staff see it: the API's bonus fields plus status, tier and created_at. */
 export class BonusResponse {
   /** @example "bns_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ bonus_id: string;
@@ -17,6 +30,11 @@ export class BonusResponse {
   /** @example null */ reason: string | null;
   /** When the grace period ends. @example "2026-12-05T09:30:00.000Z" */ due_at: string;
   /** @example "2026-11-21T09:30:00.000Z" */ created_at: string;
+  /**
+   * docs/fraud.md: `{status: "flagged" | "cleared", signals: [{code, detail}]}` when a risk signal
+   * fired on the bonus's lead or conversion; null otherwise. A flagged bonus waits for staff.
+   */
+  review: BonusReviewResponse | null;
 }
 
 export class BonusListResponse {

@@ -11,6 +11,11 @@ export class RegisteredBonusResponse extends CascadedBonusResponse {
 export class ConversionResponse {
   /** @example "cnv_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ conversion_id: string;
   cascaded_bonuses: RegisteredBonusResponse[];
+  /**
+   * The lead created for the order, when it was registered by `promo_code` or `signed_ref`.
+   * @example "lead_01JD0Z6V2Y8K3M4N5P6Q7R8S9T"
+   */
+  lead_id?: string;
 }
 
 export class ConversionPreviewResponse {

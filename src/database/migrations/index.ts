@@ -11,6 +11,7 @@ import { WebhookAttemptsInFlight1795640000000 } from './1795640000000-WebhookAtt
 import { Payouts1795700000000 } from './1795700000000-Payouts';
 import { Imports1795720000000 } from './1795720000000-Imports';
 import { ConsoleRollups1795740000000 } from './1795740000000-ConsoleRollups';
+import { FraudReview1795710000000 } from './1795710000000-FraudReview';
 
 /** Every migration in order; listed so the app, CLI and tests need no file globbing. */
 export const MIGRATIONS = [
@@ -26,5 +27,6 @@ export const MIGRATIONS = [
   WebhookAttemptsInFlight1795640000000,
   Payouts1795700000000,
   Imports1795720000000,
+  FraudReview1795710000000,
   ConsoleRollups1795740000000,
 ];

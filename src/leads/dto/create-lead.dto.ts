@@ -13,6 +13,7 @@ import {
   ValidationOptions,
 } from 'class-validator';
 import { Optional } from '../../common/validation/optional';
+import { ClientHintsDto } from '../../fraud/client-hints.dto';
 import { MEMBER_REF, MEMBER_REF_MESSAGE } from '../../users/dto/upsert-user.dto';
 
 /**
@@ -90,4 +91,7 @@ export class CreateLeadDto {
   @KeepAsSent()
   @IsLeadMetadata()
   metadata?: Record<string, unknown>;
+
+  /** The customer's browser, for the risk signals (docs/fraud.md). */
+  @Optional() @ValidateNested() @Type(() => ClientHintsDto) @IsObject() client?: ClientHintsDto;
 }

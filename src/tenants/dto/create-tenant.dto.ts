@@ -3,15 +3,19 @@ import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
+  IsInt,
   IsObject,
   IsString,
   Length,
   Matches,
+  Max,
+  Min,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import { IsCurrencyCode, IsIntlLocale, ToCanonicalLocale } from '../../common/i18n/validators';
 import { PayoutSettingsDto } from '../../payouts/payout-settings';
+import { FraudSettingsDto } from '../../fraud/fraud-settings';
 import { ProgramDto } from './program.dto';
 import { IsExactOrigin, IsHostName, IsLinkTemplates } from './tenant-validators';
 
@@ -66,4 +70,10 @@ export class CreateTenantDto {
   link_templates?: Record<string, string>;
 
   @Optional() @ValidateNested() @Type(() => ProgramDto) program?: ProgramDto;
+
+  /** docs/fraud.md: days a click-stamped ref credits its partner (default 90). @example 90 */
+  @Optional() @IsInt() @Min(1) @Max(3650) attribution_window_days?: number;
+
+  /** docs/fraud.md: risk-signal switches and thresholds; what is left out takes its default. */
+  @Optional() @ValidateNested() @Type(() => FraudSettingsDto) fraud?: FraudSettingsDto;
 }

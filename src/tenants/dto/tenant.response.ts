@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PayoutSettingsResponse } from '../../payouts/payout-settings';
+import { FraudSettingsResponse } from '../../fraud/fraud-settings';
 import { ProgramTierDto } from './program.dto';
 
 export class ProgramResponse {
@@ -25,6 +26,10 @@ export class TenantResponse {
   })
   link_templates: Record<string, string>;
   program: ProgramResponse;
+  /** docs/fraud.md: days a click-stamped ref credits its partner. @example 90 */
+  attribution_window_days: number;
+  /** docs/fraud.md: the risk-signal switches and thresholds, every signal present. */
+  fraud: FraudSettingsResponse;
   /** @example "2026-11-21T09:30:00.000Z" */ created_at: string;
   /** @example "2026-11-21T09:30:00.000Z" */ updated_at: string;
 }

@@ -1,4 +1,16 @@
-import { IsBoolean, IsEmail, IsIn, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import {
+  IsBoolean,
+  IsEmail,
+  IsIn,
+  IsObject,
+  IsString,
+  Length,
+  Matches,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
+import { ClientHintsDto } from '../../fraud/client-hints.dto';
 import { Optional } from '../../common/validation/optional';
 import { MEMBER_ROLES, type MemberRole } from '../member.entity';
 
@@ -48,4 +60,7 @@ export class UpsertUserDto {
    * @example "eyJ0Ijoib3JnXzAxSkQwWjZWMlk4SzNNNE41UDZRN1I4UzlUIn0.Qm9nVXNfU2lnbmF0dXJl"
    */
   @Optional() @IsString() @Length(1, 1024) signed_ref?: string;
+
+  /** The user's browser (docs/fraud.md): `client.ip` is kept as the member's last seen IP. */
+  @Optional() @ValidateNested() @Type(() => ClientHintsDto) @IsObject() client?: ClientHintsDto;
 }
