@@ -5,6 +5,9 @@ import { EntityRows, pageTotal } from '../database/entity-rows';
 import { TransactionHost } from '../database/transaction-host';
 import { PayoutEntity, PayoutRunEntity, type PayoutStatus } from './payout.entity';
 
+/** The tenant's payout lock: runs take it exclusive, reversals shared (LedgerService). */
+export const PAYOUT_LOCK = `hashtextextended('payout-run:' || $1, 0)`;
+
 export interface PayoutItemRow {
   item_id: string;
   kind: 'bonus' | 'clawback';
@@ -23,12 +26,13 @@ export interface CsvRow {
 }
 
 /**
- * Payouts in constant SQL. A run is four statements under a per-tenant advisory lock: the payable
- * items (approved bonuses past the hold, open clawbacks, none in a live payout) are copied into a
- * transaction-local table while their rows are locked (FOR SHARE / FOR UPDATE, so a reversal
- * either finishes first and is skipped, or waits and then sees the payout); the sums become
- * payouts; the same items become the payouts' items. `ux_payout_items_live` makes a second live
- * claim of any item fail, whatever the locks.
+ * Payouts in constant SQL. A run holds its tenant's payout lock (a transaction-scoped advisory
+ * lock, exclusive) from before it reads until it commits; a reversal takes the same lock shared
+ * before it looks for the payout holding its bonus (LedgerService), so a refund racing a run
+ * either commits first (the run no longer sees the bonus approved) or waits and then finds the
+ * bonus in the new payout (a clawback). The payable items are copied into a transaction-local
+ * table, so the sums and the items written are the same set; `ux_payout_items_live` makes a
+ * second live claim of any item fail, whatever the locks.
  */
 @Injectable()
 export class PayoutsRepository {
@@ -49,9 +53,7 @@ export class PayoutsRepository {
 
   /** Serialises runs of one tenant (transaction-scoped: safe behind a transaction pooler). */
   async lockTenantRuns(tenantId: string): Promise<void> {
-    await this.query(`SELECT pg_advisory_xact_lock(hashtextextended('payout-run:' || $1, 0))`, [
-      tenantId,
-    ]);
+    await this.query(`SELECT pg_advisory_xact_lock(${PAYOUT_LOCK})`, [tenantId]);
   }
 
   /** Inserts the run row; false when the schedule's run of that day already exists. */
@@ -94,8 +96,7 @@ export class PayoutsRepository {
        SELECT b.member_id, b.currency, b.id, 'bonus', b.amount_kopecks FROM bonuses b
         WHERE b.tenant_id = $1 AND b.status = 'approved' AND b.approved_at <= $2
           AND NOT EXISTS (SELECT 1 FROM payout_items i
-                           WHERE i.tenant_id = $1 AND i.item_id = b.id AND i.live)
-          FOR SHARE OF b`,
+                           WHERE i.tenant_id = $1 AND i.item_id = b.id AND i.live)`,
       [tenantId, approvedBefore],
     );
     await this.query(
@@ -103,8 +104,7 @@ export class PayoutsRepository {
        SELECT c.member_id, c.currency, c.id, 'clawback', c.amount_kopecks FROM clawbacks c
         WHERE c.tenant_id = $1 AND c.state = 'open'
           AND NOT EXISTS (SELECT 1 FROM payout_items i
-                           WHERE i.tenant_id = $1 AND i.item_id = c.id AND i.live)
-          FOR UPDATE OF c`,
+                           WHERE i.tenant_id = $1 AND i.item_id = c.id AND i.live)`,
       [tenantId],
     );
     return this.query(

@@ -9,6 +9,7 @@ import type { ProblemResponse } from '../common/errors/problem.response';
 import type { ReferralLinkResponse } from '../deeplinks/dto/referral-link.dto';
 import type { LeadCreatedResponse } from '../leads/dto/lead.response';
 import type * as Widget from './browser/types';
+import type { EmbedPayoutsResponse } from '../payouts/dto/embed-payouts.response';
 import type { WidgetOriginCheckResponse } from './dto/widget.response';
 
 /**
@@ -21,6 +22,7 @@ type Fits<Server extends Client, Client> = [Server, Client];
 export type _Checked = [
   Fits<EmbedCabinetResponse, Widget.Cabinet>,
   Fits<EmbedBonusesResponse, Widget.Bonuses>,
+  Fits<EmbedPayoutsResponse, Widget.Payouts>,
   Fits<EmbedLeadsResponse, Widget.Leads>,
   Fits<EmbedTreeResponse, Widget.Tree>,
   Fits<EmbedPartnersResponse, Widget.Partners>,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { newUlid } from '../../common/ids';
 import { TransactionHost } from '../../database/transaction-host';
 import { EventsService } from '../../events/events.service';
+import { PAYOUT_LOCK } from '../payouts.repository';
 
 /** What a ledger entry records; docs/payouts.md §1 lists each with its deltas. */
 export type LedgerKind =
@@ -119,6 +120,8 @@ export class LedgerService {
     const clawedBack = new Map<string, string>();
     const approved = bonuses.filter((b) => b.wasApproved);
     if (!approved.length) return clawedBack;
+    // A run in progress holds this lock exclusively: wait for it, then see its payouts.
+    await this.tx.manager.query(`SELECT pg_advisory_xact_lock_shared(${PAYOUT_LOCK})`, [tenantId]);
     const holders: { item_id: string; payout_id: string; status: string }[] =
       await this.tx.manager.query(
         `SELECT i.item_id, p.id AS payout_id, p.status FROM payout_items i

@@ -52,9 +52,28 @@ export interface Account {
   pending_formatted: string;
 }
 
+/** An account with the ledger's balances (docs/payouts.md). */
+export interface Balance extends Account {
+  available_formatted: string;
+  in_payout_formatted: string;
+  paid_formatted: string;
+}
+
+export interface PayoutItem {
+  payout_id: string;
+  status: string;
+  status_human: string;
+  amount_formatted: string;
+  relative_time: string;
+}
+
+export interface Payouts {
+  payouts: PayoutItem[];
+}
+
 export interface Bonuses {
   totals: Account;
-  accounts: Account[];
+  accounts: Balance[];
   transactions: Transaction[];
   pagination: Pagination;
 }
