@@ -1,13 +1,15 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
+import { ExportsController } from './exports.controller';
+import { ExportsService } from './exports.service';
 import { ImportsController } from './imports.controller';
 import { ImportsService } from './imports.service';
 
 /** Moving in and out (docs/import-export.md): member imports and CSV exports. */
 @Module({
   imports: [AuditModule],
-  controllers: [ImportsController],
-  providers: [ImportsService],
+  controllers: [ImportsController, ExportsController],
+  providers: [ImportsService, ExportsService],
   exports: [ImportsService],
 })
 export class TransferModule {}

@@ -1,0 +1,197 @@
+import { Injectable } from '@nestjs/common';
+import { stringify } from 'csv-stringify';
+import type { Pool } from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
+import { Readable, Transform, type TransformCallback } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import { DataSource } from 'typeorm';
+import { EXPORT_ONLY_COLUMNS, IMPORT_COLUMNS } from './import-rows';
+
+const iso = (column: string) =>
+  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * What each export holds: its header and the SELECT giving those columns, in that order ($1 is the
+ * tenant id). members.csv starts with the import columns, so it imports back as it is.
+ */
+export const EXPORTS = {
+  members: {
+    columns: [...IMPORT_COLUMNS, ...EXPORT_ONLY_COLUMNS],
+    sql: `SELECT m.external_id, m.full_name, m.email, m.role, p.external_id, ${iso('m.created_at')},
+                 m.service_user_id, m.id, m.depth, m.downline_count
+            FROM members m
+            LEFT JOIN members p ON p.tenant_id = m.tenant_id AND p.id = m.referrer_member_id
+           WHERE m.tenant_id = $1 ORDER BY m.depth, m.created_at, m.id`,
+  },
+  leads: {
+    columns: [
+      'lead_id',
+      'status',
+      'source',
+      'referrer_user_id',
+      'referrer_external_id',
+      'offer_id',
+      'contact_name',
+      'contact_email',
+      'contact_phone',
+      'metadata',
+      'status_reason',
+      'created_at',
+      'updated_at',
+    ],
+    sql: `SELECT l.id, l.status, l.source, l.referrer_user_id, m.external_id, l.offer_id,
+                 l.contact_name, l.contact_email, l.contact_phone, l.metadata::text, l.status_reason,
+                 ${iso('l.created_at')}, ${iso('l.updated_at')}
+            FROM leads l
+            JOIN members m ON m.tenant_id = l.tenant_id AND m.id = l.referrer_member_id
+           WHERE l.tenant_id = $1 ORDER BY l.created_at, l.id`,
+  },
+  conversions: {
+    columns: [
+      'conversion_id',
+      'lead_id',
+      'external_order_id',
+      'amount_kopecks',
+      'currency',
+      'status',
+      'reversed_at',
+      'reverse_reason',
+      'created_at',
+    ],
+    sql: `SELECT c.id, c.lead_id, c.external_order_id, c.amount_kopecks, c.currency, c.status,
+                 ${iso('c.reversed_at')}, c.reverse_reason, ${iso('c.created_at')}
+            FROM conversions c WHERE c.tenant_id = $1 ORDER BY c.created_at, c.id`,
+  },
+  bonuses: {
+    columns: [
+      'bonus_id',
+      'user_id',
+      'tenant_service_id',
+      'external_id',
+      'amount_kopecks',
+      'currency',
+      'source_type',
+      'source_id',
+      'tier',
+      'status',
+      'reason',
+      'due_at',
+      'approved_at',
+      'rejected_at',
+      'reversed_at',
+      'created_at',
+    ],
+    sql: `SELECT b.id, b.service_user_id, b.member_id, m.external_id, b.amount_kopecks, b.currency,
+                 b.source_type, b.source_id, b.tier, b.status, b.reason, ${iso('b.due_at')},
+                 ${iso('b.approved_at')}, ${iso('b.rejected_at')}, ${iso('b.reversed_at')},
+                 ${iso('b.created_at')}
+            FROM bonuses b
+            JOIN members m ON m.tenant_id = b.tenant_id AND m.id = b.member_id
+           WHERE b.tenant_id = $1 ORDER BY b.created_at, b.id`,
+  },
+  payouts: {
+    columns: [
+      'payout_id',
+      'run_id',
+      'user_id',
+      'tenant_service_id',
+      'external_id',
+      'currency',
+      'amount_kopecks',
+      'status',
+      'reference',
+      'failure_reason',
+      'created_at',
+      'paid_at',
+      'settled_at',
+    ],
+    sql: `SELECT p.id, p.run_id, p.service_user_id, p.member_id, m.external_id, p.currency,
+                 p.amount_kopecks, p.status, p.reference, p.failure_reason, ${iso('p.created_at')},
+                 ${iso('p.paid_at')}, ${iso('p.settled_at')}
+            FROM payouts p
+            JOIN members m ON m.tenant_id = p.tenant_id AND m.id = p.member_id
+           WHERE p.tenant_id = $1 ORDER BY p.created_at, p.id`,
+  },
+} as const;
+export type ExportKind = keyof typeof EXPORTS;
+
+/** One field of COPY's text format: `\N` is null, backslash escapes undone. */
+function unescapeCopy(field: string): string | null {
+  if (field === '\\N') return null;
+  if (!field.includes('\\')) return field;
+  return field.replace(/\\(.)/g, (_, c: string) =>
+    c === 'n'
+      ? '\n'
+      : c === 't'
+        ? '\t'
+        : c === 'r'
+          ? '\r'
+          : c === 'b'
+            ? '\b'
+            : c === 'f'
+              ? '\f'
+              : c === 'v'
+                ? '\v'
+                : c,
+  );
+}
+
+/** COPY text rows (one per `\n`, fields split by tabs) to arrays of values. */
+function copyRows(): Transform {
+  const decoder = new StringDecoder('utf8');
+  let pending = '';
+  return new Transform({
+    readableObjectMode: true,
+    transform(chunk: Buffer, _encoding, callback: TransformCallback) {
+      const lines = (pending + decoder.write(chunk)).split('\n');
+      pending = lines.pop()!;
+      for (const line of lines) this.push(line.split('\t').map(unescapeCopy));
+      callback();
+    },
+    flush(callback: TransformCallback) {
+      const rest = pending + decoder.end();
+      if (rest) this.push(rest.split('\t').map(unescapeCopy));
+      callback();
+    },
+  });
+}
+
+/**
+ * CSV exports (docs/import-export.md): `COPY (SELECT …) TO STDOUT` streamed from PostgreSQL,
+ * re-written by csv-stringify as RFC 4180 (CRLF, quotes where needed), UTF-8, with a header row;
+ * never the whole result in memory. COPY reads one snapshot, so the file is consistent.
+ */
+@Injectable()
+export class ExportsService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async stream(tenantId: string, kind: ExportKind): Promise<Readable> {
+    const pool = (this.dataSource.driver as unknown as { master: Pool }).master;
+    const client = await pool.connect();
+    const { columns, sql } = EXPORTS[kind];
+    // COPY takes no parameters: the tenant id is a quoted literal (ids are `org_` + a ULID).
+    const literal = `'${tenantId.replace(/'/g, "''")}'`;
+    const source = client.query(copyTo(`COPY (${sql.replace('$1', literal)}) TO STDOUT`));
+    const csv = stringify({ header: true, columns: [...columns], record_delimiter: 'windows' });
+    let released = false;
+    const release = (error?: Error) => {
+      if (released) return;
+      released = true;
+      client.release(error ?? false);
+    };
+    source.on('end', () => release());
+    source.on('error', (error) => {
+      release(error);
+      csv.destroy(error);
+    });
+    csv.on('close', () => {
+      // The client went away before the end: the connection is mid-COPY, so it is not reused.
+      if (!released) {
+        source.destroy();
+        release(new Error('export abandoned'));
+      }
+    });
+    source.pipe(copyRows()).pipe(csv);
+    return csv;
+  }
+}
