@@ -29,7 +29,8 @@ export function withFraudDefaults(input: FraudSettingsInput | null | undefined):
   const given = input ?? {};
   const out = {} as Record<string, unknown>;
   for (const key of Object.keys(DEFAULT_FRAUD_SETTINGS) as (keyof FraudSettings)[]) {
-    out[key] = { ...DEFAULT_FRAUD_SETTINGS[key], ...(given[key] ?? {}) };
+    const fields = Object.entries(given[key] ?? {}).filter(([, value]) => value !== undefined);
+    out[key] = { ...DEFAULT_FRAUD_SETTINGS[key], ...Object.fromEntries(fields) };
   }
   return out as unknown as FraudSettings;
 }
