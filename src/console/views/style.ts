@@ -14,7 +14,7 @@ export const CONSOLE_STYLE = `
   .kpis { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 12px; margin: 16px 0; padding: 0; list-style: none; }
   .kpis li { background: #f6f7fb; border-radius: 10px; padding: 12px; }
   .kpis .label { display: block; font-size: 13px; color: #4a5468; }
-  .kpis .value { display: block; font-size: 20px; font-weight: 600; margin-top: 4px; overflow-wrap: anywhere; }
+  .kpis .value { display: block; font-size: 20px; font-weight: 600; margin-top: 4px; overflow-wrap: break-word; }
   .period { display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: end; }
   .period label { margin: 0; } .period input { width: auto; padding: 6px 8px; font-size: 15px; }
   .period button { margin: 0; padding: 8px 14px; background: #1d4ed8; color: #fff; }
