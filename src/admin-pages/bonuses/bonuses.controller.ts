@@ -36,6 +36,7 @@ export class BonusesPagesController {
   ): Promise<HtmlPage> {
     const filters = {
       status: query.status || undefined,
+      review: query.review || undefined,
       user_id: query.user_id || undefined,
       created_from: query.created_from || undefined,
       created_to: query.created_to || undefined,
@@ -70,6 +71,7 @@ export class BonusesPagesController {
           source: `${b.source_type}${b.tier ? ` · ${b.tier}` : ''}`,
           created_at: b.created_at,
           reason: b.reason ?? null,
+          review: b.review,
         })),
       },
     };

@@ -14,11 +14,19 @@ export interface BonusRow {
   source: string;
   created_at: string;
   reason: string | null;
+  /** docs/fraud.md: the signals that hold a bonus for review, or null. */
+  review: { status: string; signals: { code: string; detail: string }[] } | null;
 }
 
 export interface BonusesModel {
   totals: { status: string; count: number; amount: string }[];
-  filters: { status?: string; user_id?: string; created_from?: string; created_to?: string };
+  filters: {
+    status?: string;
+    review?: string;
+    user_id?: string;
+    created_from?: string;
+    created_to?: string;
+  };
   /** Undefined when the filters were refused (the error says why). */
   list?: { items: BonusRow[]; page: number; totalPages: number };
 }
@@ -42,7 +50,7 @@ export function bonusesPage(
     <code>{b.bonus_id}</code>,
     <code>{b.user_id}</code>,
     b.amount,
-    <span class="badge">{b.status}</span>,
+    <ReviewCell status={b.status} review={b.review} />,
     b.source,
     minute(b.created_at),
     pending(b) ? (
@@ -75,6 +83,14 @@ export function bonusesPage(
           rows={model.totals.map((t) => [t.status, String(t.count), t.amount])}
         />
       </section>
+      <p>
+        <a href={`${base}?status=pending&review=flagged`} data-link="review-queue">
+          Review queue
+        </a>{' '}
+        <span class="muted">
+          pending bonuses a risk signal holds back; the grace period never approves them
+        </span>
+      </p>
       <form class="filters" method="get" action={base}>
         <label>
           Status{' '}
@@ -82,6 +98,15 @@ export function bonusesPage(
             <option value="">any</option>
             {BONUS_STATUSES.map((s) => (
               <option selected={filters.status === s}>{s}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Review{' '}
+          <select name="review">
+            <option value="">any</option>
+            {['flagged', 'cleared'].map((r) => (
+              <option selected={filters.review === r}>{r}</option>
             ))}
           </select>
         </label>
@@ -127,5 +152,29 @@ export function bonusesPage(
         />
       )}
     </>,
+  );
+}
+
+/** The status, and for a reviewed bonus its review and each signal in words (docs/fraud.md). */
+function ReviewCell({ status, review }: { status: string; review: BonusRow['review'] }) {
+  return (
+    <>
+      <span class="badge">{status}</span>
+      {review && (
+        <>
+          {' '}
+          <span class="badge" data-review={review.status}>
+            {review.status}
+          </span>
+          <ul class="signals">
+            {review.signals.map((s) => (
+              <li>
+                <code>{s.code}</code> {s.detail}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </>
   );
 }

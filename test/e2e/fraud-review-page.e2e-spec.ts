@@ -1,0 +1,42 @@
+import { federation } from '../factories/fraud.factory';
+import { createStaffToken, createTenant } from '../factories/tenants.factory';
+import { upsertUser } from '../factories/users.factory';
+import { createTestApp, TestApp } from '../utils/create-test-app';
+import { orgSignIn } from '../utils/pages-http';
+
+/** docs/fraud.md, "What staff see": the review queue on the bonuses page, each signal in words. */
+jest.setTimeout(60_000);
+
+describe('fraud: the review queue on the bonuses page', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('lists the flagged pending bonuses with their signals, and only them', async () => {
+    const tenant = await createTenant(t, { program: { lead_bonus_kopecks: 900 } });
+    const partner = await upsertUser(t, tenant.key);
+    for (const email of ['honest@gmail.com', 'burner@mailinator.com']) {
+      await federation(t, tenant, '/federation/v1/leads', {
+        referrer_user_id: partner.serviceUserId,
+        contact: { name: 'C', email },
+      });
+    }
+    const cookie = await orgSignIn(t.http, await createStaffToken(t, tenant.slug, 'manager'));
+    const all = await t.http().get(`/org/${tenant.slug}/bonuses`).set('Cookie', cookie);
+    expect(all.status).toBe(200);
+    expect(all.text).toContain('data-link="review-queue"');
+
+    const queue = await t
+      .http()
+      .get(`/org/${tenant.slug}/bonuses?status=pending&review=flagged`)
+      .set('Cookie', cookie);
+    expect(queue.status).toBe(200);
+    expect(queue.text).toContain('data-review="flagged"');
+    expect(queue.text).toContain('disposable_email');
+    expect(queue.text).toContain('burner@mailinator.com is at a disposable-mail domain');
+    expect(queue.text.match(/data-action="approve"/g)).toHaveLength(1);
+  });
+});
