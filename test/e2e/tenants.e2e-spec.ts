@@ -475,9 +475,7 @@ describe('Admin API: tenants, keys, audit log, members', () => {
         updated_at: expect.stringMatching(ISO_MS),
       });
       expect(res.body).not.toHaveProperty('tenant_key');
-      expect(Date.parse(res.body.updated_at)).toBeGreaterThan(
-        Date.parse(tenant.body.updated_at as string),
-      );
+      expect(Date.parse(res.body.updated_at)).toBeGreaterThan(Date.parse(tenant.body.updated_at));
       expect(res.body.created_at).toBe(tenant.body.created_at);
 
       const got = await getTenant(tenant.slug);
