@@ -97,6 +97,7 @@ describe('fast lanes: the lane and the pipeline answer alike', () => {
     ['referral-tree', '&max_depth=2'],
     ['referral-tree', '&max_depth=02'],
     ['partners', '&page_size=20'],
+    ['payouts', '&page=1&page_size=5&locale=en'],
   ])('%s%s: the lane answers what the pipeline answers', async (read, query) => {
     const member = read === 'cabinet' || read === 'leads' ? chain[1] : chain[0];
     const path = `/embed/v1/data/${read}/${member.memberId}?tenant=${tenant.slug}${query}`;
