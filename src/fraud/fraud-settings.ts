@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsBoolean, IsInt, Max, Min, ValidateNested } from 'class-validator';
+import { IsBoolean, IsInt, IsObject, Max, Min, ValidateNested } from 'class-validator';
 import { Optional } from '../common/validation/optional';
 
 /** The tenant's `fraud` settings (docs/fraud.md), every signal present. */
@@ -59,12 +59,32 @@ class AmountOutlierDto extends SignalSwitchDto {
 
 /** The risk-signal settings (docs/fraud.md); a signal or field left out takes its default. */
 export class FraudSettingsDto {
-  @Optional() @ValidateNested() @Type(() => SignalSwitchDto) self_referral?: SignalSwitchDto;
-  @Optional() @ValidateNested() @Type(() => SignalSwitchDto) duplicate_customer?: SignalSwitchDto;
-  @Optional() @ValidateNested() @Type(() => IpBurstDto) ip_burst?: IpBurstDto;
-  @Optional() @ValidateNested() @Type(() => SignalSwitchDto) disposable_email?: SignalSwitchDto;
-  @Optional() @ValidateNested() @Type(() => FastConversionDto) fast_conversion?: FastConversionDto;
-  @Optional() @ValidateNested() @Type(() => AmountOutlierDto) amount_outlier?: AmountOutlierDto;
+  @Optional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => SignalSwitchDto)
+  self_referral?: SignalSwitchDto;
+  @Optional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => SignalSwitchDto)
+  duplicate_customer?: SignalSwitchDto;
+  @Optional() @IsObject() @ValidateNested() @Type(() => IpBurstDto) ip_burst?: IpBurstDto;
+  @Optional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => SignalSwitchDto)
+  disposable_email?: SignalSwitchDto;
+  @Optional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => FastConversionDto)
+  fast_conversion?: FastConversionDto;
+  @Optional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => AmountOutlierDto)
+  amount_outlier?: AmountOutlierDto;
 }
 
 /** The settings as the tenant object shows them. */

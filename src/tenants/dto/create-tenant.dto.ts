@@ -75,5 +75,5 @@ export class CreateTenantDto {
   @Optional() @IsInt() @Min(1) @Max(3650) attribution_window_days?: number;
 
   /** docs/fraud.md: risk-signal switches and thresholds; what is left out takes its default. */
-  @Optional() @ValidateNested() @Type(() => FraudSettingsDto) fraud?: FraudSettingsDto;
+  @Optional() @IsObject() @ValidateNested() @Type(() => FraudSettingsDto) fraud?: FraudSettingsDto;
 }
