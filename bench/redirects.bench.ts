@@ -102,7 +102,15 @@ runBenchmark(
     const probe = await fetch(`${base}/s/${code}`, { redirect: 'manual' });
     const location = probe.headers.get('location') ?? '';
     await probe.text();
-    if (probe.status !== 302 || !location.includes(`ref=${link.signed_ref as string}`)) {
+    // The ref carries the click time (docs/fraud.md), so it is the link's own one plus `c`.
+    const ref = probe.status === 302 ? new URL(location).searchParams.get('ref') : null;
+    const claims = ref
+      ? (JSON.parse(Buffer.from(ref.split('.')[0], 'base64url').toString()) as {
+          d?: string;
+          c?: number;
+        })
+      : {};
+    if (claims.d !== deeplinkId || typeof claims.c !== 'number') {
       throw new Error(`GET /s/${code}: ${probe.status} ${location}`);
     }
     log(`link ${code} → 302 (Location ${location.length} characters)`);
