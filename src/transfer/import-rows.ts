@@ -207,12 +207,11 @@ export function csvToStaging(checker: RowChecker): Transform {
   let header: string[] | undefined;
   let failed = false;
   let finish: (() => void) | undefined;
-  const parser = parseCsv({
-    bom: true,
-    info: true,
-    relax_column_count: true,
-    skip_empty_lines: true,
-  });
+  // Lines are counted here rather than with csv-parse's `info` (a fifth of the parse time): a
+  // record starts on the line after the previous one ends, and spans one more line per line
+  // break inside its quoted fields; a blank line is a record of one empty field, skipped.
+  let nextLine = 1;
+  const parser = parseCsv({ bom: true, relax_column_count: true });
   const out = new Transform({
     transform(chunk: Buffer, _encoding, callback: TransformCallback) {
       checker.stats.bytes += chunk.length;
@@ -232,10 +231,11 @@ export function csvToStaging(checker: RowChecker): Transform {
   });
   const batch = new Batcher((chunk) => out.push(chunk));
   parser.on('end', () => finish?.());
-  parser.on('data', ({ record, info }: { record: string[]; info: { lines: number } }) => {
-    let newlines = 0;
-    for (const field of record) if (field.includes('\n')) newlines += field.split('\n').length - 1;
-    const line = info.lines - newlines;
+  parser.on('data', (record: string[]) => {
+    const line = nextLine;
+    nextLine++;
+    for (const field of record) if (field.includes('\n')) nextLine += field.split('\n').length - 1;
+    if (record.length === 1 && record[0] === '') return;
     if (!header) {
       header = record.map((name) => name.trim());
       const unknown = header.filter((name) => !KNOWN.has(name));
@@ -258,10 +258,10 @@ export function csvToStaging(checker: RowChecker): Transform {
     for (let i = 0; i < header.length; i++) row[header[i]] = record[i];
     batch.add(checker.stage(line, row));
   });
-  parser.on('error', (error: Error & { lines?: number }) => {
+  parser.on('error', (error: Error) => {
     // Not CSV past some point (an unclosed quote…): that line fails the import.
     failed = true;
-    checker.error(error.lines ?? checker.stats.rows + 1, 'validation_failed', error.message);
+    checker.error(nextLine, 'validation_failed', error.message);
     finish?.();
   });
   return out;
