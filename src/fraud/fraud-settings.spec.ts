@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 import { createHmac } from 'node:crypto';
 import { isRefExpired, signRef, verifyRef } from '../deeplinks/signed-ref';
 import { DEFAULT_FRAUD_SETTINGS, withFraudDefaults } from './fraud-settings';
