@@ -207,6 +207,13 @@ export async function applyStaged(
   );
   if (TIMING) process.stderr.write(`${Date.now() - insertStarted} ms  INSERT INTO members\n`);
   if (inserted.rowCount !== created) throw new LostInsertRace();
+  // Into an empty tenant nothing existed: the two updates below would only scan for nothing.
+  if (
+    created === Number(counts.total) &&
+    !(await q(`SELECT 1 FROM d WHERE NOT is_new LIMIT 1`)).length
+  ) {
+    return { ok: true, counts: { created, updated: 0, unchanged: 0 } };
+  }
   await q(
     `UPDATE members m
         SET referrer_member_id = d.parent, depth = d.depth, root_member_id = d.root,
