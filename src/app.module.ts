@@ -27,8 +27,8 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { HousekeepingModule, HousekeepingWorkerModule } from './housekeeping/housekeeping.module';
-import { bullRootOptions } from './redis/bull-options';
-import { RedisModule } from './redis/redis.module';
+import { BullClients, bullRootOptions } from './redis/bull-options';
+import { BULL_CLIENTS, RedisModule } from './redis/redis.module';
 import { TenantsModule } from './tenants/tenants.module';
 import { TransferModule } from './transfer/transfer.module';
 import { UsersModule } from './users/users.module';
@@ -47,7 +47,11 @@ export class AppModule {
         DatabaseModule,
         AccessModule,
         RedisModule,
-        BullModule.forRoot(bullRootOptions(config.redisUrl, config.queuePrefix)),
+        // One server, Sentinel or Cluster (SPEC 12): Bull's clients are made by redis/bull-options.ts.
+        BullModule.forRootAsync({
+          inject: [BULL_CLIENTS],
+          useFactory: (clients: BullClients) => bullRootOptions(config, clients),
+        }),
         EventsModule,
         IdempotencyModule,
         HealthModule,

@@ -1,3 +1,4 @@
+import type { RedisTarget } from '../redis/redis-target';
 import type { TrustProxy } from './trust-proxy';
 
 export type ProcessRole = 'api' | 'worker' | 'all';
@@ -17,11 +18,15 @@ export class AppConfig {
   readonly databaseUrl!: string;
   /** Where migrations run: a direct connection (DATABASE_URL may point at PgBouncer). */
   readonly migrationsDatabaseUrl!: string;
+  /** A streaming replica for the Embed Data reads (replica-reads.ts); none if unset. */
+  readonly databaseReplicaUrl?: string;
   /** TypeORM's pool size per process. */
   readonly databasePoolSize!: number;
   /** Idle keep-alive time of HTTP connections; headers must arrive within it plus a second. */
   readonly httpKeepAliveTimeoutMs!: number;
   readonly redisUrl!: string;
+  /** One server, Sentinel or Cluster (REDIS_URL, REDIS_SENTINELS, REDIS_CLUSTER_NODES). */
+  readonly redis!: RedisTarget;
   readonly adminToken!: string;
   readonly jwtSecret!: string;
   readonly refSigningSecret!: string;
@@ -51,7 +56,10 @@ export class AppConfig {
   readonly mailFrom!: string;
   readonly rateLimits!: boolean;
   readonly logLevel!: string;
+  /** Bull's prefix: QUEUE_PREFIX, hash-tagged on a cluster (redis-target.ts). */
   readonly queuePrefix!: string;
+  /** The rate-limit counters' own prefix: the queue prefix without its hash tag. */
+  readonly rateLimitPrefix!: string;
   /** Whose X-Forwarded-For names the client (`false`: nobody's; see trust-proxy.ts). */
   readonly trustProxy!: TrustProxy;
 

@@ -11,6 +11,7 @@ import {
   MinLength,
   ValidateBy,
 } from 'class-validator';
+import { NODE_LIST } from '../redis/redis-target';
 import { trustProxyError } from './trust-proxy';
 
 /** Booleans are written `true` or `false`; anything else is refused rather than read as false. */
@@ -47,12 +48,29 @@ export class EnvironmentVariables {
   @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' })
   MIGRATIONS_DATABASE_URL?: string;
 
+  /** A streaming replica the Embed Data reads go to, falling back to the primary. */
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' })
+  DATABASE_REPLICA_URL?: string;
+
   /** Connections each process keeps to PostgreSQL at most (TypeORM's pool). */
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1000) DATABASE_POOL_SIZE?: number;
 
   @IsOptional()
   @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' })
   REDIS_URL?: string;
+
+  /** Redis through Sentinel: its addresses (`host:port,…`) and the primary's name there. */
+  @IsOptional()
+  @Matches(NODE_LIST, { message: 'must be a comma-separated list of host:port' })
+  REDIS_SENTINELS?: string;
+
+  @IsOptional() @Matches(/^[A-Za-z0-9._-]{1,64}$/) REDIS_SENTINEL_NAME?: string;
+
+  /** A Redis Cluster: some of its nodes (`host:port,…`); the rest are discovered. */
+  @IsOptional()
+  @Matches(NODE_LIST, { message: 'must be a comma-separated list of host:port' })
+  REDIS_CLUSTER_NODES?: string;
 
   @IsOptional() @IsString() @MinLength(24) ADMIN_TOKEN?: string;
   @IsOptional() @IsString() @MinLength(32) JWT_SECRET?: string;
@@ -124,6 +142,13 @@ export class EnvironmentVariables {
   })
   TRUST_PROXY?: string;
 
-  /** Prefix of every Bull key in Redis; lets several deployments (or test runs) share one Redis. */
-  @IsOptional() @Matches(/^[A-Za-z0-9:_-]{1,64}$/) QUEUE_PREFIX?: string;
+  /**
+   * Prefix of every Bull key in Redis; lets several deployments (or test runs) share one Redis. It
+   * may hold one hash tag (`{refq}`, `app:{refq}`), which a Redis Cluster needs (redis-target.ts).
+   */
+  @IsOptional()
+  @Matches(/^(?=.{1,64}$)[A-Za-z0-9:_-]*(\{[A-Za-z0-9:_-]+\})?[A-Za-z0-9:_-]*$/, {
+    message: 'QUEUE_PREFIX must be 1-64 of A-Z a-z 0-9 : _ - with at most one {hash tag}',
+  })
+  QUEUE_PREFIX?: string;
 }

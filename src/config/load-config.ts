@@ -5,6 +5,13 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { AppConfig, ProcessRole } from './app-config';
 import { EnvironmentVariables } from './env.schema';
+import {
+  authOf,
+  parseNodes,
+  queuePrefixFor,
+  rateLimitPrefixFor,
+  type RedisTarget,
+} from '../redis/redis-target';
 import { parseTrustProxy } from './trust-proxy';
 
 export class ConfigError extends Error {
@@ -60,6 +67,7 @@ export function loadConfig(
     ),
   );
   if (raw.WEBHOOK_CA_FILE) problems.push(...caFileProblems(raw.WEBHOOK_CA_FILE));
+  problems.push(...redisProblems(raw));
   if (problems.length) throw new ConfigError(problems);
 
   const isProduction = raw.NODE_ENV === 'production';
@@ -72,6 +80,9 @@ export function loadConfig(
   for (const name of SECRET_NAMES) secrets[name] = raw[name] ?? generated[name]!;
 
   const databaseUrl = raw.DATABASE_URL ?? 'postgres://postgres@localhost:5432/referrals';
+  const redisUrl = raw.REDIS_URL ?? 'redis://localhost:6379';
+  const redis = redisTarget(raw, redisUrl);
+  const queuePrefix = queuePrefixFor(raw.QUEUE_PREFIX ?? 'bull', redis);
   const publicBaseUrl = stripSlash(raw.PUBLIC_BASE_URL ?? `http://localhost:${raw.PORT ?? 3000}`);
   return new AppConfig({
     nodeEnv: raw.NODE_ENV ?? 'development',
@@ -82,9 +93,11 @@ export function loadConfig(
     shortLinkBaseUrl: stripSlash(raw.SHORT_LINK_BASE_URL ?? `${publicBaseUrl}/s`),
     databaseUrl,
     migrationsDatabaseUrl: raw.MIGRATIONS_DATABASE_URL ?? databaseUrl,
+    databaseReplicaUrl: raw.DATABASE_REPLICA_URL,
     databasePoolSize: raw.DATABASE_POOL_SIZE ?? 10,
     httpKeepAliveTimeoutMs: raw.HTTP_KEEP_ALIVE_TIMEOUT_MS ?? 65_000,
-    redisUrl: raw.REDIS_URL ?? 'redis://localhost:6379',
+    redisUrl,
+    redis,
     adminToken: secrets.ADMIN_TOKEN,
     jwtSecret: secrets.JWT_SECRET,
     refSigningSecret: secrets.REF_SIGNING_SECRET,
@@ -111,7 +124,8 @@ export function loadConfig(
     mailFrom: raw.MAIL_FROM ?? 'Referral service <no-reply@localhost>',
     rateLimits: (raw.RATE_LIMITS ?? 'on') === 'on',
     logLevel: raw.LOG_LEVEL ?? (raw.NODE_ENV === 'test' ? 'warn' : 'info'),
-    queuePrefix: raw.QUEUE_PREFIX ?? 'bull',
+    queuePrefix,
+    rateLimitPrefix: rateLimitPrefixFor(queuePrefix),
     trustProxy: parseTrustProxy(raw.TRUST_PROXY),
   });
 }
@@ -147,6 +161,33 @@ function caFileProblems(file: string): string[] {
   return text.includes('-----BEGIN CERTIFICATE-----')
     ? []
     : [`WEBHOOK_CA_FILE holds no PEM certificate (${resolve(file)})`];
+}
+
+/** Sentinel needs the primary's name; Sentinel and Cluster exclude each other. */
+function redisProblems(raw: EnvironmentVariables): string[] {
+  const problems: string[] = [];
+  if (raw.REDIS_SENTINELS && raw.REDIS_CLUSTER_NODES)
+    problems.push('REDIS_SENTINELS and REDIS_CLUSTER_NODES exclude each other; set one');
+  if (raw.REDIS_SENTINELS && !raw.REDIS_SENTINEL_NAME)
+    problems.push("REDIS_SENTINEL_NAME is required with REDIS_SENTINELS (the primary's name)");
+  return problems;
+}
+
+function redisTarget(raw: EnvironmentVariables, redisUrl: string): RedisTarget {
+  if (raw.REDIS_SENTINELS)
+    return {
+      mode: 'sentinel',
+      sentinels: parseNodes(raw.REDIS_SENTINELS),
+      name: raw.REDIS_SENTINEL_NAME!,
+      auth: authOf(raw.REDIS_URL),
+    };
+  if (raw.REDIS_CLUSTER_NODES)
+    return {
+      mode: 'cluster',
+      nodes: parseNodes(raw.REDIS_CLUSTER_NODES),
+      auth: authOf(raw.REDIS_URL),
+    };
+  return { mode: 'standalone', url: redisUrl };
 }
 
 function printGenerated(secrets: Record<string, string>, file: string): void {

@@ -56,4 +56,70 @@ describe('scale configuration (SPEC 12)', () => {
   ])('%s=%j is refused, naming the variable', (name, value) => {
     expect(problems({ [name]: value }).some((p) => p.startsWith(name))).toBe(true);
   });
+
+  describe('Redis: one server, Sentinel or Cluster; hash-tagged queue keys', () => {
+    it('defaults to REDIS_URL with the prefix as given, rate limits under the same name', () => {
+      const config = loadConfig({ ...SECRETS, QUEUE_PREFIX: 'app' }, options);
+      expect(config.redis).toEqual({ mode: 'standalone', url: 'redis://localhost:6379' });
+      expect([config.queuePrefix, config.rateLimitPrefix]).toEqual(['app', 'app']);
+    });
+
+    it('takes a prefix with its hash tag; rate limits drop the tag', () => {
+      const config = loadConfig({ ...SECRETS, QUEUE_PREFIX: 'ref:{refq}' }, options);
+      expect([config.queuePrefix, config.rateLimitPrefix]).toEqual(['ref:{refq}', 'ref:refq']);
+    });
+
+    it('reads Sentinel, with the credentials of REDIS_URL for the data nodes', () => {
+      const config = loadConfig(
+        {
+          ...SECRETS,
+          REDIS_URL: 'redis://:s3cret@ignored:6379',
+          REDIS_SENTINELS: 's1:26379,10.0.0.2:26380',
+          REDIS_SENTINEL_NAME: 'refprimary',
+        },
+        options,
+      );
+      expect(config.redis).toEqual({
+        mode: 'sentinel',
+        sentinels: [
+          { host: 's1', port: 26379 },
+          { host: '10.0.0.2', port: 26380 },
+        ],
+        name: 'refprimary',
+        auth: { password: 's3cret' },
+      });
+      expect(config.queuePrefix).toBe('bull');
+    });
+
+    it('tags an untagged prefix on a cluster, and keeps a tagged one', () => {
+      const nodes = { REDIS_CLUSTER_NODES: 'c1:7000,c2:7001' };
+      const untagged = loadConfig({ ...SECRETS, ...nodes, QUEUE_PREFIX: 'refq' }, options);
+      expect(untagged.redis).toMatchObject({
+        mode: 'cluster',
+        nodes: [
+          { host: 'c1', port: 7000 },
+          { host: 'c2', port: 7001 },
+        ],
+      });
+      expect([untagged.queuePrefix, untagged.rateLimitPrefix]).toEqual(['{refq}', 'refq']);
+      const tagged = loadConfig({ ...SECRETS, ...nodes, QUEUE_PREFIX: 'x:{t}' }, options);
+      expect(tagged.queuePrefix).toBe('x:{t}');
+    });
+
+    it.each([
+      [{ QUEUE_PREFIX: '{a}{b}' }, 'QUEUE_PREFIX'],
+      [{ QUEUE_PREFIX: 'a{}' }, 'QUEUE_PREFIX'],
+      [{ QUEUE_PREFIX: 'a{b' }, 'QUEUE_PREFIX'],
+      [{ QUEUE_PREFIX: 'x'.repeat(65) }, 'QUEUE_PREFIX'],
+      [{ REDIS_SENTINELS: 's1' }, 'REDIS_SENTINELS'],
+      [{ REDIS_SENTINELS: 's1:26379' }, 'REDIS_SENTINEL_NAME'],
+      [{ REDIS_CLUSTER_NODES: 'c1:7000,' }, 'REDIS_CLUSTER_NODES'],
+      [
+        { REDIS_CLUSTER_NODES: 'c1:7000', REDIS_SENTINELS: 's:1', REDIS_SENTINEL_NAME: 'm' },
+        'REDIS_SENTINELS',
+      ],
+    ])('%j is refused, naming %s', (env, name) => {
+      expect(problems(env).some((p) => p.startsWith(name))).toBe(true);
+    });
+  });
 });

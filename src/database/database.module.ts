@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../config/app-config';
 import { dataSourceOptions } from './data-source';
+import { ReplicaReads } from './replica-reads';
 import { TransactionHost } from './transaction-host';
 
 @Global()
@@ -13,7 +14,7 @@ import { TransactionHost } from './transaction-host';
         dataSourceOptions(config.databaseUrl, config.databasePoolSize),
     }),
   ],
-  providers: [TransactionHost],
-  exports: [TransactionHost],
+  providers: [TransactionHost, ReplicaReads],
+  exports: [TransactionHost, ReplicaReads],
 })
 export class DatabaseModule {}

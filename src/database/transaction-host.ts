@@ -8,6 +8,8 @@ type IsolationLevel = 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE';
 interface TransactionContext {
   manager: EntityManager;
   afterCommit: (() => unknown)[];
+  /** Reads on the streaming replica (replica-reads.ts): no transaction; `select` uses this pool. */
+  replicaPool?: Pool;
 }
 
 /**
@@ -28,7 +30,17 @@ export class TransactionHost {
   }
 
   get inTransaction(): boolean {
-    return this.store.getStore() !== undefined;
+    const context = this.store.getStore();
+    return context !== undefined && !context.replicaPool;
+  }
+
+  /**
+   * Runs `fn` with every repository reading on `replica` (a DataSource of the streaming replica):
+   * `manager` and `select` answer from it. A `transaction()` inside still opens on the primary.
+   */
+  onReplica<T>(replica: DataSource, fn: () => Promise<T>): Promise<T> {
+    const replicaPool = (replica.driver as unknown as { master: Pool }).master;
+    return this.store.run({ manager: replica.manager, afterCommit: [], replicaPool }, fn);
   }
 
   async transaction<T>(
@@ -59,13 +71,15 @@ export class TransactionHost {
    */
   async select<T = Record<string, unknown>>(sql: string, params: unknown[]): Promise<T[]> {
     if (this.inTransaction) return this.manager.query(sql, params);
-    const pool = (this.dataSource.driver as unknown as { master: Pool }).master;
+    const pool =
+      this.store.getStore()?.replicaPool ??
+      (this.dataSource.driver as unknown as { master: Pool }).master;
     return (await pool.query(sql, params)).rows as T[];
   }
 
   /** Runs `callback` once the current transaction has committed (at once outside one). */
   afterCommit(callback: () => unknown): void {
-    const context = this.store.getStore();
+    const context = this.inTransaction ? this.store.getStore() : undefined;
     if (context) context.afterCommit.push(callback);
     else
       Promise.resolve()

@@ -3,6 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { CurrentTenant, EmbedOrigin } from '../access/access.decorators';
 import { RateLimit } from '../access/rate-limits';
 import { ApiProblems } from '../common/errors/problem.response';
+import { ReplicaReads } from '../database/replica-reads';
 import { FastLane } from '../fast-lanes/fast-lane.decorator';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import {
@@ -36,7 +37,11 @@ const PROBLEMS = [
 @EmbedOrigin()
 @RateLimit('embed')
 export class EmbedDataController {
-  constructor(private readonly embed: EmbedDataService) {}
+  constructor(
+    private readonly embed: EmbedDataService,
+    /** On the replica when DATABASE_REPLICA_URL is set, else the primary (replica-reads.ts). */
+    private readonly replica: ReplicaReads,
+  ) {}
 
   /** The partner's cabinet: KPIs, the 5 newest leads and the 10 newest transactions. */
   @Get('cabinet/:user_id')
@@ -47,7 +52,7 @@ export class EmbedDataController {
     @Param('user_id') userId: string,
     @Query() query: EmbedQueryDto,
   ): Promise<EmbedCabinetResponse> {
-    return this.embed.cabinet(tenant, userId, query);
+    return this.replica.read(() => this.embed.cabinet(tenant, userId, query));
   }
 
   /** Totals in the tenant currency, one account per currency, and paginated transactions. */
@@ -59,7 +64,7 @@ export class EmbedDataController {
     @Param('user_id') userId: string,
     @Query() query: EmbedPageQueryDto,
   ): Promise<EmbedBonusesResponse> {
-    return this.embed.bonuses(tenant, userId, query);
+    return this.replica.read(() => this.embed.bonuses(tenant, userId, query));
   }
 
   /** The partner's referred leads, newest first, filtered by status. */
@@ -71,7 +76,7 @@ export class EmbedDataController {
     @Param('user_id') userId: string,
     @Query() query: EmbedLeadsQueryDto,
   ): Promise<EmbedLeadsResponse> {
-    return this.embed.leadsOf(tenant, userId, query);
+    return this.replica.read(() => this.embed.leadsOf(tenant, userId, query));
   }
 
   /** The downline level by level to max_depth (1–20), at most 1000 nodes. */
@@ -83,7 +88,7 @@ export class EmbedDataController {
     @Param('user_id') userId: string,
     @Query() query: EmbedTreeQueryDto,
   ): Promise<EmbedTreeResponse> {
-    return this.embed.tree(tenant, userId, query);
+    return this.replica.read(() => this.embed.tree(tenant, userId, query));
   }
 
   /** The partner's direct referrals, newest first. */
@@ -95,6 +100,6 @@ export class EmbedDataController {
     @Param('user_id') userId: string,
     @Query() query: EmbedPageQueryDto,
   ): Promise<EmbedPartnersResponse> {
-    return this.embed.partners(tenant, userId, query);
+    return this.replica.read(() => this.embed.partners(tenant, userId, query));
   }
 }

@@ -1,4 +1,8 @@
 import type { QueueOptions } from 'bull';
+import type { Cluster } from 'ioredis';
+import type Redis from 'ioredis';
+import type { AppConfig } from '../config/app-config';
+import { createRedisClient } from './redis-target';
 
 /**
  * How Bull's Redis clients come back after an outage. Bull's own default reconnect back-off is
@@ -16,12 +20,35 @@ export function reconnectDelay(times: number): number {
   return Math.min(times * 50, RECONNECT_MAX_MS);
 }
 
-/** Options every Bull queue of the service shares (BullModule.forRoot). */
-export function bullRootOptions(redisUrl: string, prefix: string): QueueOptions & { url: string } {
-  return {
-    url: redisUrl,
-    prefix,
+/** The clients made for Bull through Sentinel or Cluster: Bull does not close those itself. */
+export type BullClients = Set<Redis | Cluster>;
+
+/**
+ * Options every Bull queue of the service shares (BullModule.forRoot). On one server Bull makes
+ * its own clients from the URL; through Sentinel or Cluster they are made here (`createClient`),
+ * the blocking and subscriber ones without a ready check or a retry limit, as Bull requires, and
+ * kept in `clients` for the shutdown.
+ */
+export function bullRootOptions(config: AppConfig, clients: BullClients): QueueOptions {
+  const common: QueueOptions = {
+    prefix: config.queuePrefix,
     redis: { retryStrategy: reconnectDelay },
     settings: { retryProcessDelay: RETRY_PROCESS_DELAY_MS },
+  };
+  const target = config.redis;
+  if (target.mode === 'standalone') return { ...common, url: target.url } as QueueOptions;
+  return {
+    ...common,
+    createClient: (type, options) => {
+      const blocking = type !== 'client';
+      const client = createRedisClient(target, {
+        retryStrategy: reconnectDelay,
+        ...(blocking ? { maxRetriesPerRequest: null, enableReadyCheck: false } : {}),
+        ...(options?.connectTimeout ? { connectTimeout: options.connectTimeout } : {}),
+      });
+      clients.add(client);
+      client.once('end', () => clients.delete(client));
+      return client;
+    },
   };
 }

@@ -1,20 +1,29 @@
 import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import { AppConfig } from '../config/app-config';
 import { RateLimiter } from '../common/http/rate-limiter';
-import { REDIS } from './redis.token';
+import type { BullClients } from './bull-options';
+import { createRedisClient } from './redis-target';
+import { BULL_CLIENTS, REDIS } from './redis.token';
 
-export { REDIS } from './redis.token';
+export { BULL_CLIENTS, REDIS } from './redis.token';
 
 /**
- * One shared ioredis client for the service's own use (readiness, rate-limit counters). Commands
- * fail fast instead of queueing while Redis is down, so readiness reports the truth at once.
+ * One shared ioredis client for the service's own use (readiness, rate-limit counters), to one
+ * server, through Sentinel or to a Cluster (redis-target.ts). Commands fail fast instead of
+ * queueing while Redis is down, so readiness reports the truth at once.
  */
 @Injectable()
 class RedisShutdown implements OnApplicationShutdown {
-  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(BULL_CLIENTS) private readonly bullClients: BullClients,
+  ) {}
   async onApplicationShutdown(): Promise<void> {
     this.redis.disconnect();
+    // After the queues closed (module destroy): Bull does not close clients it did not make.
+    for (const client of this.bullClients) client.disconnect();
+    this.bullClients.clear();
   }
 }
 
@@ -25,7 +34,7 @@ class RedisShutdown implements OnApplicationShutdown {
       provide: REDIS,
       inject: [AppConfig],
       useFactory: (config: AppConfig) =>
-        new Redis(config.redisUrl, {
+        createRedisClient(config.redis, {
           lazyConnect: false,
           enableOfflineQueue: false,
           maxRetriesPerRequest: 1,
@@ -33,9 +42,10 @@ class RedisShutdown implements OnApplicationShutdown {
           retryStrategy: (times) => Math.min(times * 200, 2000),
         }).on('error', () => undefined),
     },
+    { provide: BULL_CLIENTS, useFactory: (): BullClients => new Set() },
     RedisShutdown,
     RateLimiter,
   ],
-  exports: [REDIS, RateLimiter],
+  exports: [REDIS, BULL_CLIENTS, RateLimiter],
 })
 export class RedisModule {}

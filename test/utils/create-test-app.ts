@@ -18,7 +18,8 @@ export interface TestApp {
 
 /** The real application (same `createApp` as main.ts) against this run's database and Redis. */
 export async function createTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<TestApp> {
-  const config = loadConfig({ ...testEnv(), ...overrides, ...runScopedQueuePrefix(overrides) });
+  const env = { ...testEnv(), ...overrides, ...runScopedQueuePrefix(overrides) };
+  const config = loadConfig({ ...env, ...throughPgBouncer(env) });
   const app = await createApp(config);
   await app.init();
   return {
@@ -29,6 +30,19 @@ export async function createTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<
     adminToken: config.adminToken,
     close: () => app.close(),
   };
+}
+
+/**
+ * Under `npm run test:pgbouncer` (test/scale/through-pgbouncer.ts) the app reaches PostgreSQL
+ * through the run's PgBouncer in transaction mode, and migrates on the direct connection.
+ */
+function throughPgBouncer(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const port = process.env.TEST_PGBOUNCER_PORT;
+  if (!port || !env.DATABASE_URL) return {};
+  const pooled = new URL(env.DATABASE_URL);
+  pooled.hostname = '127.0.0.1';
+  pooled.port = port;
+  return { DATABASE_URL: pooled.toString(), MIGRATIONS_DATABASE_URL: env.DATABASE_URL };
 }
 
 /**

@@ -37,8 +37,8 @@ export class PrivatePostgres {
     return this.process?.running ?? false;
   }
 
-  /** initdb in a fresh directory, then start. */
-  static async start(): Promise<PrivatePostgres> {
+  /** initdb in a fresh directory, then start (on `port`, or a free one). */
+  static async start(port?: number): Promise<PrivatePostgres> {
     const dir = mkdtempSync(join(tmpdir(), 'pg-private-'));
     chownSync(dir, uid('postgres'), gid('postgres'));
     execFileSync(
@@ -57,9 +57,43 @@ export class PrivatePostgres {
       ],
       { stdio: 'pipe', env: { PATH: process.env.PATH, LANG: 'C.UTF-8' } },
     );
-    const pg = new PrivatePostgres(await freePort(), dir);
+    const pg = new PrivatePostgres(port ?? (await freePort()), dir);
     await pg.start();
     return pg;
+  }
+
+  /**
+   * A streaming replica of this server on `port`: `pg_basebackup -R` (initdb's default pg_hba
+   * lets replication in over loopback), started as a hot standby that follows this primary.
+   */
+  async replica(port: number): Promise<PrivatePostgres> {
+    const dir = mkdtempSync(join(tmpdir(), 'pg-replica-'));
+    chownSync(dir, uid('postgres'), gid('postgres'));
+    execFileSync(
+      'setpriv',
+      [
+        ...AS_POSTGRES,
+        join(binDir(), 'pg_basebackup'),
+        '-h',
+        '127.0.0.1',
+        '-p',
+        String(this.port),
+        '-U',
+        'postgres',
+        '-D',
+        dir,
+        '-R',
+        '-X',
+        'stream',
+        // At once, not after a spread checkpoint (which waits minutes on an idle server).
+        '--checkpoint=fast',
+        '--no-sync',
+      ],
+      { stdio: 'pipe', env: { PATH: process.env.PATH, LANG: 'C.UTF-8' } },
+    );
+    const replica = new PrivatePostgres(port, dir);
+    await replica.start();
+    return replica;
   }
 
   /** (Re)starts the server on the same port and data; resolves once it accepts connections. */
@@ -89,7 +123,7 @@ export class PrivatePostgres {
       { PATH: process.env.PATH, LANG: 'C.UTF-8' },
     );
     await this.process.waitForOutput(
-      /ready to accept connections/,
+      /ready to accept (read-only )?connections/,
       timeoutMs,
       `PostgreSQL ready on port ${this.port}`,
     );

@@ -31,7 +31,7 @@ export class RateLimiter {
   async consume(bucket: string, key: string, limit: number, windowSeconds: number): Promise<void> {
     if (!this.config.rateLimits) return;
     const window = Math.floor(Date.now() / 1000 / windowSeconds);
-    const redisKey = `${this.config.queuePrefix}:rl:${bucket}:${key}:${window}`;
+    const redisKey = `${this.config.rateLimitPrefix}:rl:${bucket}:${key}:${window}`;
     let count: number;
     try {
       const results = await this.redis

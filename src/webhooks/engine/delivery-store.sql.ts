@@ -172,6 +172,3 @@ export const FLUSH = `
 
 /** Records attempts and settles their deliveries (as part of the caller's transaction). */
 export const SETTLE = `WITH ${RECORD_CTES} SELECT n::int FROM settled`;
-
-/** FLUSH is prepared under this name on the engine's connection: parsed and planned once. */
-export const FLUSH_NAME = 'webhook_flush_v6';

@@ -8,7 +8,7 @@ import {
   flushParameters,
   settleParameters,
 } from './delivery-store.codec';
-import { FLUSH, FLUSH_NAME, SETTLE } from './delivery-store.sql';
+import { FLUSH, SETTLE } from './delivery-store.sql';
 import {
   type ArrayQuery,
   ENDPOINT_SLOTS,
@@ -79,7 +79,7 @@ export class DeliveryStore {
    * appear twice across records, unclaims and claims.
    */
   async flush(input: FlushInput, run: ArrayQuery): Promise<FlushOutput> {
-    return decodeFlush(input, await run(FLUSH, flushParameters(input), FLUSH_NAME));
+    return decodeFlush(input, await run(FLUSH, flushParameters(input)));
   }
 
   /**

@@ -11,10 +11,10 @@ export interface Queryable {
 }
 
 /**
- * Runs the engine's statement on a pool connection of its own: named, so it is parsed and planned
- * once per connection, and answering rows as arrays (no object per row).
+ * Runs the engine's statement on a pool connection of its own, answering rows as arrays (no
+ * object per row). Unnamed: a named prepared statement breaks through a transaction pooler.
  */
-export type ArrayQuery = (text: string, values: unknown[], name: string) => Promise<unknown[][]>;
+export type ArrayQuery = (text: string, values: unknown[], name?: string) => Promise<unknown[][]>;
 
 /** The highest WEBHOOK_ENDPOINT_CONCURRENCY: slot rows made per endpoint (migration …Slots). */
 export const ENDPOINT_SLOTS = 64;

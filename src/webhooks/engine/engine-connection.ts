@@ -14,18 +14,20 @@ const STATEMENT_TIMEOUT_MS = 10_000;
  * The engine's statements find a few hundred deliveries by key, from arrays whose length a cached
  * plan cannot know, in a table that grows faster than its statistics: the planner would hash
  * the whole table (a 30,000-row scan per statement, measured by the webhooks benchmark) where
- * index probes cost microseconds. On the engine's own connection hash and merge joins are off,
- * so every lookup is a nested loop over a primary key whatever the statistics say, and the
- * statement keeps its one generic plan rather than being planned again for each call.
+ * index probes cost microseconds. For the engine's statement hash and merge joins are off, so
+ * every lookup is a nested loop over a primary key whatever the statistics say.
+ *
+ * The settings are transaction-scoped (`SET LOCAL`, sent with `BEGIN` in one round trip) and the
+ * statement is unnamed, so the engine works through PgBouncer in transaction mode (SPEC 12), which
+ * refuses an `options` startup parameter and may run each transaction on another server
+ * connection, where a named prepared statement does not exist.
  */
-const ENGINE_SESSION = [
-  'enable_hashjoin=off',
-  'enable_mergejoin=off',
-  'plan_cache_mode=force_generic_plan',
-  `statement_timeout=${STATEMENT_TIMEOUT_MS}`,
-]
-  .map((setting) => `-c ${setting}`)
-  .join(' ');
+export const ENGINE_BEGIN = [
+  'BEGIN',
+  'SET LOCAL enable_hashjoin = off',
+  'SET LOCAL enable_mergejoin = off',
+  `SET LOCAL statement_timeout = ${STATEMENT_TIMEOUT_MS}`,
+].join('; ');
 
 /**
  * The engine's own `pg` pool beside TypeORM's, for its one statement (statement-loop.ts): the
@@ -35,7 +37,7 @@ const ENGINE_SESSION = [
 export class EngineConnection implements OnApplicationShutdown {
   private readonly logger = new Logger(EngineConnection.name);
   private readonly pool: Pool;
-  /** Runs a named statement, answering rows as arrays. */
+  /** Runs the statement in its own transaction with the settings above, rows as arrays. */
   readonly run: ArrayQuery;
 
   constructor(config: AppConfig) {
@@ -43,13 +45,28 @@ export class EngineConnection implements OnApplicationShutdown {
       connectionString: config.databaseUrl,
       max: STATEMENTS_RUNNING,
       application_name: 'referral-service:webhooks',
-      options: ENGINE_SESSION,
       query_timeout: STATEMENT_TIMEOUT_MS + 2000,
     });
     // An idle connection that breaks is dropped by the pool; the next statement opens another.
     this.pool.on('error', (error) => this.logger.warn({ err: error }, 'webhook connection lost'));
-    this.run = (text, values, name) =>
-      this.pool.query<unknown[]>({ text, values, name, rowMode: 'array' }).then((r) => r.rows);
+    this.run = (text, values) => this.inTransaction(text, values);
+  }
+
+  private async inTransaction(text: string, values: unknown[]): Promise<unknown[][]> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query(ENGINE_BEGIN);
+      const { rows } = await client.query<unknown[]>({ text, values, rowMode: 'array' });
+      await client.query('COMMIT');
+      return rows;
+    } catch (error) {
+      // A failed statement leaves the transaction aborted: roll back, or drop the connection.
+      await client.query('ROLLBACK').catch((rollback: Error) => (broken = rollback));
+      throw error;
+    } finally {
+      client.release(broken);
+    }
   }
 
   /** After the worker's drain (beforeApplicationShutdown), which still writes its records. */
