@@ -21,7 +21,9 @@ export function reconnectDelay(times: number): number {
 }
 
 /** The clients made for Bull through Sentinel or Cluster: Bull does not close those itself. */
-export type BullClients = Set<Redis | Cluster>;
+export type BullClients = Set<Redis | Cluster | typeof CLOSED>;
+/** In a BullClients set once the app has shut down. */
+export const CLOSED = Symbol('closed');
 
 /**
  * Options every Bull queue of the service shares (BullModule.forRoot). On one server Bull makes
@@ -46,8 +48,10 @@ export function bullRootOptions(config: AppConfig, clients: BullClients): QueueO
         ...(blocking ? { maxRetriesPerRequest: null, enableReadyCheck: false } : {}),
         ...(options?.connectTimeout ? { connectTimeout: options.connectTimeout } : {}),
       });
-      clients.add(client);
-      client.once('end', () => clients.delete(client));
+      // Kept until the shutdown disconnects them all; one made after it (a queue closing late)
+      // is disconnected at once, so no client reconnects forever behind a closed app.
+      if (clients.has(CLOSED)) setImmediate(() => client.disconnect());
+      else clients.add(client);
       return client;
     },
   };

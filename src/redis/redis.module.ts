@@ -2,7 +2,7 @@ import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nest
 import type Redis from 'ioredis';
 import { AppConfig } from '../config/app-config';
 import { RateLimiter } from '../common/http/rate-limiter';
-import type { BullClients } from './bull-options';
+import { type BullClients, CLOSED } from './bull-options';
 import { createRedisClient } from './redis-target';
 import { BULL_CLIENTS, REDIS } from './redis.token';
 
@@ -22,8 +22,9 @@ class RedisShutdown implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     this.redis.disconnect();
     // After the queues closed (module destroy): Bull does not close clients it did not make.
-    for (const client of this.bullClients) client.disconnect();
+    for (const client of this.bullClients) if (client !== CLOSED) client.disconnect();
     this.bullClients.clear();
+    this.bullClients.add(CLOSED);
   }
 }
 
