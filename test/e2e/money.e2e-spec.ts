@@ -38,6 +38,7 @@ const BONUS_FIELDS = [
   'reason',
   'due_at',
   'created_at',
+  'review',
 ].sort();
 /** Seed section 6 (with SPEC's `source` and `written_off` extensions): the payload keys, exactly. */
 const PAYLOAD_KEYS: Record<string, string[]> = {
@@ -724,6 +725,7 @@ describe('money: conversions and bonuses', () => {
         reason: null,
         due_at: expect.stringMatching(ISO_MS_UTC),
         created_at: expect.stringMatching(ISO_MS_UTC),
+        review: null,
       });
       // The default grace period: 336 hours after creation.
       expect(

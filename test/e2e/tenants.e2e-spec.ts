@@ -101,6 +101,17 @@ describe('Admin API: tenants, keys, audit log, members', () => {
         allowed_origins: ['https://acme.example', 'http://localhost:3000'],
         currency: 'RUB',
         locale: 'ru-RU',
+        // SPEC 9 and 11 defaults (docs/payouts.md, docs/fraud.md).
+        payouts: { minimum_kopecks: 100000, schedule: 'manual', hold_days: 0 },
+        attribution_window_days: 90,
+        fraud: {
+          self_referral: { enabled: true },
+          duplicate_customer: { enabled: true },
+          ip_burst: { enabled: true, leads_per_hour: 10 },
+          disposable_email: { enabled: true },
+          fast_conversion: { enabled: false, seconds: 30 },
+          amount_outlier: { enabled: false, factor: 10 },
+        },
         link_domains: [],
         link_templates: {},
         program: DEFAULT_PROGRAM,
