@@ -53,7 +53,9 @@ export function rateLimitPrefixFor(queuePrefix: string): string {
 
 /**
  * A client of `target`. A replica promoted by Sentinel is followed: the client asks Sentinel again
- * when a command meets the old primary, now read-only, or when Sentinel announces a switch.
+ * when its connection drops (the old primary died) or a command meets the old primary, now
+ * read-only. (ioredis's `failoverDetector` is not used: in the failover test it left a Bull client
+ * closed for good.)
  */
 export function createRedisClient(target: RedisTarget, options: RedisOptions): Redis | Cluster {
   switch (target.mode) {
@@ -65,7 +67,6 @@ export function createRedisClient(target: RedisTarget, options: RedisOptions): R
         ...target.auth,
         sentinels: target.sentinels,
         name: target.name,
-        failoverDetector: true,
         reconnectOnError: (error) => (error.message.startsWith('READONLY') ? 2 : false),
         sentinelRetryStrategy: options.retryStrategy ?? undefined,
       });

@@ -83,8 +83,10 @@ describe('Redis Sentinel', () => {
       async () => after.every((id) => deliveredLeads(receiver).has(id)),
       60_000,
     );
-    const ready = await t.http().get('/health/ready');
-    expect(ready.status).toBe(200);
+    // The service's own client (readiness, rate limits) reconnects within its back-off too.
+    await until('readiness after the failover', async () => {
+      return (await t.http().get('/health/ready')).status === 200;
+    });
     // Each lead's event was sent exactly once.
     const perLead = receiver.requests.map(
       (r) => JSON.parse(r.body.toString('utf8')).payload.lead_id,
