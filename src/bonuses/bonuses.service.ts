@@ -222,18 +222,17 @@ export class BonusesService {
   async approveDue(batchSize = SWEEP_BATCH_SIZE): Promise<number> {
     let total = 0;
     for (;;) {
-      const approved = await retryOnConflict(() =>
-        this.tx.transaction(async () => {
-          const batch = await this.bonuses.approveDue(batchSize);
-          const byTenant = new Map<string, BonusEntity[]>();
-          for (const b of batch) byTenant.set(b.tenantId, [...(byTenant.get(b.tenantId) ?? []), b]);
-          for (const [tenantId, bonuses] of byTenant) {
-            await this.emitApproved(tenantId, bonuses);
-            await this.ledger.bonusesApproved(tenantId, bonuses);
-          }
-          return batch.length;
-        }),
-      );
+      // A deadlock with another worker's sweep is retried by TransactionHost.
+      const approved = await this.tx.transaction(async () => {
+        const batch = await this.bonuses.approveDue(batchSize);
+        const byTenant = new Map<string, BonusEntity[]>();
+        for (const b of batch) byTenant.set(b.tenantId, [...(byTenant.get(b.tenantId) ?? []), b]);
+        for (const [tenantId, bonuses] of byTenant) {
+          await this.emitApproved(tenantId, bonuses);
+          await this.ledger.bonusesApproved(tenantId, bonuses);
+        }
+        return batch.length;
+      });
       total += approved;
       if (approved < batchSize) break;
     }
@@ -333,18 +332,6 @@ export class BonusesService {
     return current
       ? new BonusTransitionError(bonusId, current.status, to)
       : new BonusNotFoundError(bonusId);
-  }
-}
-
-/** Runs `fn` again (up to 3 times) when PostgreSQL reports a deadlock or serialization failure. */
-async function retryOnConflict<T>(fn: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await fn();
-    } catch (error) {
-      const code = (error as { driverError?: { code?: string } }).driverError?.code;
-      if (attempt >= 3 || (code !== '40P01' && code !== '40001')) throw error;
-    }
   }
 }
 

@@ -2,8 +2,12 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Pool } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
+import { isTransactionConflict } from '../common/errors/pg-errors';
 
 type IsolationLevel = 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE';
+
+/** How many times an outermost transaction runs when PostgreSQL rolls it back for a conflict. */
+const CONFLICT_ATTEMPTS = 4;
 
 interface TransactionContext {
   manager: EntityManager;
@@ -17,6 +21,9 @@ interface TransactionContext {
  * `transaction(fn)` runs `fn` with its manager in async-local storage, and every repository reads
  * `manager`, so whatever runs inside `fn` joins the transaction. A nested call joins the outer one.
  * `afterCommit` defers work that must see the committed state (handing jobs to Bull).
+ * The outermost transaction runs `fn` again when PostgreSQL rolls it back for a deadlock or a
+ * serialization failure (docs/architecture.md, "Data access"): `fn` must keep its effects in
+ * the transaction (and in `afterCommit`), which every caller does.
  */
 @Injectable()
 export class TransactionHost {
@@ -48,6 +55,18 @@ export class TransactionHost {
     isolation: IsolationLevel = 'READ COMMITTED',
   ): Promise<T> {
     if (this.inTransaction) return fn();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.once(fn, isolation);
+      } catch (error) {
+        if (attempt >= CONFLICT_ATTEMPTS || !isTransactionConflict(error)) throw error;
+        // Writers that met in opposite order: one was rolled back; it goes again a moment later.
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+      }
+    }
+  }
+
+  private async once<T>(fn: () => Promise<T>, isolation: IsolationLevel): Promise<T> {
     const context: TransactionContext = { manager: this.dataSource.manager, afterCommit: [] };
     const result = await this.dataSource.transaction(isolation, (manager) => {
       context.manager = manager;

@@ -40,6 +40,16 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   return raw?.code === '23505' && (!constraint || raw.constraint === constraint);
 }
 
+/**
+ * A deadlock (40P01) or serialization failure (40001): PostgreSQL rolled the transaction back and
+ * running it again is expected to succeed.
+ */
+export function isTransactionConflict(error: unknown): boolean {
+  const raw =
+    (error as { driverError?: { code?: string } }).driverError ?? (error as { code?: string });
+  return raw?.code === '40P01' || raw?.code === '40001';
+}
+
 /** SQLSTATEs and socket errors that mean "PostgreSQL is not there right now", not "bad request". */
 const UNAVAILABLE_CODES = new Set([
   '57P01', // admin_shutdown: the server is shutting down
