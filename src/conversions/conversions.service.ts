@@ -57,6 +57,7 @@ export class ConversionsService {
     actor?: Actor,
   ): Promise<ConversionResponse> {
     return this.tx.transaction(async () => {
+      await this.users.holdOffBans(tenant.id);
       const attribution = await this.attribution.resolve(tenant, dto);
       let lead: LeadEntity;
       if (attribution) {

@@ -29,6 +29,8 @@ export class BansService {
 
   async ban(tenantId: string, ref: string, reason: string, actor: Actor): Promise<BanResponse> {
     const answer = await this.tx.transaction(async () => {
+      // Leads and conversions in flight finish first; their pending bonuses are rejected below.
+      await this.members.lockBans(tenantId, 'exclusive');
       const found = await this.members.findByRef(tenantId, ref);
       const member = found && (await this.members.setBan(tenantId, found.id, { reason }));
       if (!member) throw new UserNotFoundError(ref);

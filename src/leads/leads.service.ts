@@ -59,6 +59,7 @@ export class LeadsService {
     clickedAt: Date | null = null,
   ): Promise<LeadEntity> {
     return this.tx.transaction(async () => {
+      await this.users.holdOffBans(tenant.id);
       const referrer = await this.users.findMember(tenant.id, dto.referrer_user_id);
       if (!referrer) throw new ReferrerNotFoundError(dto.referrer_user_id);
       if (dto.offer_id) await this.offers.get(tenant.id, dto.offer_id);

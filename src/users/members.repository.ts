@@ -248,6 +248,17 @@ export class MembersRepository {
     ]);
   }
 
+  /**
+   * A ban and the registrations that pay members exclude each other (docs/fraud.md, "Bans"): a ban
+   * takes this lock exclusively, a lead or a conversion takes it shared before it reads who is
+   * active. So a ban waits for those in flight and then rejects their pending bonuses, and those
+   * that start later see the member banned. Held until the transaction ends.
+   */
+  async lockBans(tenantId: string, mode: 'shared' | 'exclusive'): Promise<void> {
+    const lock = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
+    await this.tx.manager.query(`SELECT ${lock}(hashtext('member-bans:' || $1))`, [tenantId]);
+  }
+
   async setActive(
     tenantId: string,
     memberId: string,

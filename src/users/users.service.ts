@@ -254,6 +254,11 @@ export class UsersService {
    * The member and up to `count - 1` of its uplines, nearest first: one primary-key lookup per
    * tier, whatever the depth of the network.
    */
+  /** Before a lead or conversion reads who is active: a ban waits for it (docs/fraud.md, "Bans"). */
+  holdOffBans(tenantId: string): Promise<void> {
+    return this.members.lockBans(tenantId, 'shared');
+  }
+
   upline(tenantId: string, memberId: string, count: number): Promise<UplineMember[]> {
     return this.members.upline(tenantId, memberId, count);
   }
