@@ -85,7 +85,7 @@ describe('console stats: top partners (property)', () => {
     return { api, raw };
   }
 
-  it('finds a steady partner who is never in any day\'s top 10', async () => {
+  it("finds a steady partner who is never in any day's top 10", async () => {
     // Each of 7 days: 10 partners of their own earn 100 once; partner 79 earns 99 every day.
     const rows: Row[] = [];
     for (let d = 0; d < 7; d++) {
