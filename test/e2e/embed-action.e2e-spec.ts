@@ -495,7 +495,8 @@ describe('embed action API', () => {
         target_type: 'website',
         target_id: `${origin}/idem/${randomBytes(4).toString('hex')}?a=1`,
         recommendation_text: 'Try it',
-        promo_code: 'IDEM',
+        // Promo codes are unique per tenant (docs/fraud.md): each test asks for its own.
+        promo_code: `IDEM${randomBytes(3).toString('hex')}`,
       });
 
       it('returns the same link for the same six fields, with reused true', async () => {
@@ -515,10 +516,10 @@ describe('embed action API', () => {
       });
 
       it('makes a new link when any one of the fields differs', async () => {
-        const body = base();
+        // Without a promo code: a code names one link of the tenant (docs/fraud.md).
+        const { promo_code: code, ...body } = base();
         const first = (await referralLink(body)).body;
         const { recommendation_text: _r, ...withoutText } = body;
-        const { promo_code: _p, ...withoutPromo } = body;
         const variants: [string, Promise<Response>][] = [
           [
             'member',
@@ -527,8 +528,7 @@ describe('embed action API', () => {
           ['target_id', referralLink({ ...body, target_id: `${body.target_id}&b=2` })],
           ['recommendation_text', referralLink({ ...body, recommendation_text: 'Try it!' })],
           ['recommendation_text absent', referralLink(withoutText)],
-          ['promo_code', referralLink({ ...body, promo_code: 'IDEM2' })],
-          ['promo_code absent', referralLink(withoutPromo)],
+          ['promo_code', referralLink({ ...body, promo_code: code })],
         ];
         const ids = new Set<string>([first.deeplink_id]);
         const codes = new Set<string>([first.code]);
@@ -544,6 +544,15 @@ describe('embed action API', () => {
         }
         expect(ids.size).toBe(variants.length + 1);
         expect(codes.size).toBe(variants.length + 1);
+        // Another member, or another link, asking for a code in use gets no link of it.
+        const taken = await referralLink(
+          { ...body, promo_code: code },
+          { bearer: tokens.issue(tenant.orgId, second.memberId).token },
+        );
+        expect({ status: taken.status, code: taken.body.code }).toEqual({
+          status: 409,
+          code: 'promo_code_taken',
+        });
 
         // target_type: the same id under two types.
         const asOffer = await referralLink({ target_type: 'offer', target_id: 'same-id-1' });
