@@ -176,6 +176,13 @@ describe('any locale and currency (issue #14, item 3)', () => {
       pending_kopecks: -2_500,
       cleared_formatted: money(0, other, locale),
       pending_formatted: money(-2_500, other, locale),
+      // The payout balances (docs/payouts.md): nothing approved, nothing paid out.
+      available_kopecks: 0,
+      in_payout_kopecks: 0,
+      paid_kopecks: 0,
+      available_formatted: money(0, other, locale),
+      in_payout_formatted: money(0, other, locale),
+      paid_formatted: money(0, other, locale),
     });
   }
 
