@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsInt, IsObject, Max, Min, ValidateNested } from 'class-validator';
 import { Optional } from '../common/validation/optional';
@@ -87,21 +88,18 @@ export class FraudSettingsDto {
   amount_outlier?: AmountOutlierDto;
 }
 
-/** The settings as the tenant object shows them. */
+/** The settings as the tenant object shows them, every signal present. */
 export class FraudSettingsResponse {
-  /** @example {"enabled": true} */ self_referral: { enabled: boolean };
-  /** @example {"enabled": true} */ duplicate_customer: { enabled: boolean };
-  /** @example {"enabled": true, "leads_per_hour": 10} */ ip_burst: {
-    enabled: boolean;
-    leads_per_hour: number;
-  };
-  /** @example {"enabled": true} */ disposable_email: { enabled: boolean };
-  /** @example {"enabled": false, "seconds": 30} */ fast_conversion: {
-    enabled: boolean;
-    seconds: number;
-  };
-  /** @example {"enabled": false, "factor": 10} */ amount_outlier: {
-    enabled: boolean;
-    factor: number;
-  };
+  @ApiProperty({ example: { enabled: true } })
+  self_referral: { enabled: boolean };
+  @ApiProperty({ example: { enabled: true } })
+  duplicate_customer: { enabled: boolean };
+  @ApiProperty({ example: { enabled: true, leads_per_hour: 10 } })
+  ip_burst: { enabled: boolean; leads_per_hour: number };
+  @ApiProperty({ example: { enabled: true } })
+  disposable_email: { enabled: boolean };
+  @ApiProperty({ example: { enabled: false, seconds: 30 } })
+  fast_conversion: { enabled: boolean; seconds: number };
+  @ApiProperty({ example: { enabled: false, factor: 10 } })
+  amount_outlier: { enabled: boolean; factor: number };
 }

@@ -81,6 +81,7 @@ export class PayoutsAdminController {
     return this.payouts.list(tenant.id, query);
   }
 
+  /** One payout with the bonuses and clawbacks it nets (docs/payouts.md). */
   @Get(':payout_id')
   @Admin('viewer')
   @ApiProblems(401, 403, [404, 'payout_not_found'])
