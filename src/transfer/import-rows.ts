@@ -1,10 +1,9 @@
 import { parse as parseCsv } from 'csv-parse';
 import { isEmail } from 'class-validator';
-import { randomFillSync } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { monotonicFactory } from 'ulid';
 import { textProblem } from '../common/http/hostile-input';
+import { newId } from '../common/ids';
 import { MEMBER_ROLES } from '../users/member.entity';
 
 /** The columns (CSV) or keys (NDJSON) an import reads (docs/import-export.md). */
@@ -71,24 +70,6 @@ const LIMITS: Record<string, number> = {
   email: 254,
   referrer_external_id: 128,
 };
-
-const pool = Buffer.alloc(8192);
-let used = pool.length;
-function pooledRandom(): number {
-  if (used === pool.length) {
-    randomFillSync(pool);
-    used = 0;
-  }
-  return pool[used++] / 256;
-}
-const ulid = monotonicFactory(pooledRandom);
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-/** 128 random bits in ULID form without a timestamp, as `usr_` ids are made (src/common/ids.ts). */
-function timelessId(): string {
-  let out = CROCKFORD[Math.floor(pooledRandom() * 8)];
-  for (let i = 1; i < 26; i++) out += CROCKFORD[Math.floor(pooledRandom() * 32)];
-  return out;
-}
 
 /** COPY text format: backslash, tab, newline and carriage return escaped; null as \N. */
 function copyText(value: string | null): string {
@@ -173,7 +154,7 @@ export class RowChecker {
 
 function stagingLine(line: number, values: Record<string, string | null>): string {
   return (
-    `${line}\tmbr_${ulid()}\tusr_${timelessId()}\t${copyText(values.external_id ?? null)}\t` +
+    `${line}\t${newId('member')}\t${newId('serviceUser')}\t${copyText(values.external_id ?? null)}\t` +
     `${copyText(values.full_name ?? null)}\t${copyText(values.email ?? null)}\t` +
     `${copyText(values.role ?? null)}\t${copyText(values.referrer_external_id ?? null)}\t` +
     `${copyText(values.joined_at ?? null)}\n`

@@ -3,9 +3,9 @@ import type { Pool } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { monotonicFactory } from 'ulid';
 import { DataSource } from 'typeorm';
 import type { Actor } from '../access/principal';
+import { newUlid } from '../common/ids';
 import { AuditService } from '../audit/audit.service';
 import { applyStaged, LostInsertRace, type ApplyPhase } from './import-apply';
 import {
@@ -27,7 +27,6 @@ import type { ImportStatusResponse } from './dto/import.response';
 /** SPEC 13: bodies up to 1 GiB; the first 1000 errors are kept. */
 export const MAX_IMPORT_BYTES = 1024 ** 3;
 export const MAX_IMPORT_ERRORS = 1000;
-const ulid = monotonicFactory();
 
 export type ImportStatus = 'queued' | 'running' | 'succeeded' | 'failed';
 export interface ImportProgress {
@@ -81,7 +80,7 @@ export class ImportsService implements OnApplicationShutdown {
     actor: Actor | { type: 'system'; name: string },
     onProgress: (progress: ImportProgress) => void = () => undefined,
   ): Promise<{ importId: string; checker: RowChecker }> {
-    const importId = `imp_${ulid()}`;
+    const importId = `imp_${newUlid()}`;
     const staging = stagingTable(importId);
     await this.pool.query(
       `INSERT INTO imports (tenant_id, id, status, format, actor_type, actor_name)
