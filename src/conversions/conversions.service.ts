@@ -167,19 +167,8 @@ export class ConversionsService {
     referrerUserId: string,
   ): Promise<ConversionResponse> {
     const lead = await this.leads.findLead(existing.tenantId, existing.leadId);
-    if (
-      lead?.referrerUserId !== referrerUserId ||
-      existing.amountKopecks !== dto.amount_kopecks ||
-      existing.currency !== dto.currency
-    ) {
-      throw new ExternalOrderIdConflictError(dto.external_order_id);
-    }
-    const bonuses = await this.bonuses.bonusesOfSource(
-      existing.tenantId,
-      'conversion',
-      existing.id,
-    );
-    return { ...toConversionResponse(existing, bonuses), lead_id: existing.leadId };
+    const answer = await this.replay(existing, dto, lead?.referrerUserId === referrerUserId);
+    return { ...answer, lead_id: existing.leadId };
   }
 
   /** What `register` would pay, without writing or emitting anything. */
@@ -270,9 +259,10 @@ export class ConversionsService {
   private async replay(
     existing: ConversionEntity,
     dto: RegisterConversionDto,
+    sameSource = existing.leadId === dto.lead_id,
   ): Promise<ConversionResponse> {
     if (
-      existing.leadId !== dto.lead_id ||
+      !sameSource ||
       existing.amountKopecks !== dto.amount_kopecks ||
       existing.currency !== dto.currency
     ) {
