@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Counter } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
@@ -25,7 +25,7 @@ export const replicaReadsTotal = new Counter({
  * variable every read runs on the primary.
  */
 @Injectable()
-export class ReplicaReads implements OnApplicationShutdown {
+export class ReplicaReads implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(ReplicaReads.name);
   private replica?: Promise<DataSource | undefined>;
   private retryAt = 0;
@@ -34,6 +34,11 @@ export class ReplicaReads implements OnApplicationShutdown {
     private readonly config: AppConfig,
     private readonly tx: TransactionHost,
   ) {}
+
+  /** Connects to the replica at boot, so the first read does not pay for (or time out on) it. */
+  onApplicationBootstrap(): void {
+    if (this.config.databaseReplicaUrl) void this.connected();
+  }
 
   async read<T>(fn: () => Promise<T>): Promise<T> {
     if (!this.config.databaseReplicaUrl || this.tx.inTransaction) return fn();

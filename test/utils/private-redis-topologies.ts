@@ -156,6 +156,8 @@ export class PrivateCluster {
   static async start(): Promise<PrivateCluster> {
     const c = new PrivateCluster([await scalePort(), await scalePort(), await scalePort()]);
     for (const port of c.ports) {
+      // The bus port is named, not left at port + 10000, which may be taken (a CI run saw it).
+      const busPort = await scalePort();
       c.servers.push(
         await redisServer(`redis-cluster :${port}`, [
           '--port',
@@ -169,6 +171,8 @@ export class PrivateCluster {
           `nodes-${port}.conf`,
           '--cluster-node-timeout',
           '2000',
+          '--cluster-port',
+          `${busPort}`,
         ]),
       );
     }
