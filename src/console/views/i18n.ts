@@ -9,6 +9,8 @@ export const LANG_COOKIE = 'svc_console_lang';
 const EN = {
   overview: 'Overview',
   partners: 'Partners',
+  program: 'Program',
+  payouts: 'Payouts',
   bonuses: 'Bonuses',
   integration: 'Integration',
   auditLog: 'Audit log',
@@ -95,6 +97,8 @@ export type Texts = typeof EN;
 const RU: Texts = {
   overview: 'Обзор',
   partners: 'Партнёры',
+  program: 'Программа',
+  payouts: 'Выплаты',
   bonuses: 'Бонусы',
   integration: 'Интеграция',
   auditLog: 'Журнал',

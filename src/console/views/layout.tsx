@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import type { OrgContext } from '../../admin-pages/org-page.guard';
 import type { PageSecurity } from '../../common/http/page-security';
 import { CsrfField, Messages } from '../../common/pages/components';
-import { InlineStyle } from '../../common/pages/inline';
+import { InlineScript, InlineStyle } from '../../common/pages/inline';
 import { HtmlPage } from '../../common/pages/page';
 import { STYLE } from '../../common/pages/style';
 import { type Fmt, formatter, LANG_COOKIE, type Lang, pageLang } from './i18n';
@@ -31,7 +31,7 @@ export function consoleCtx(ctx: OrgContext, req: Request, security: PageSecurity
   };
 }
 
-type Area = 'overview' | 'partners';
+type Area = 'overview' | 'partners' | 'payouts' | 'program';
 
 export interface ConsolePageOptions {
   title: string;
@@ -39,6 +39,8 @@ export interface ConsolePageOptions {
   notice?: string;
   error?: string;
   status?: number;
+  /** A script of the page's own (a module constant), run under the response's nonce. */
+  script?: string;
 }
 
 /** A console page: skip link, navigation, language switch, who is signed in, sign-out. */
@@ -52,6 +54,8 @@ export function consolePage(
   const nav: [string, string, Area | undefined][] = [
     [`/org/${slug}`, t.overview, 'overview'],
     [`/org/${slug}/partners`, t.partners, 'partners'],
+    [`/org/${slug}/program`, t.program, 'program'],
+    [`/org/${slug}/payouts`, t.payouts, 'payouts'],
     [`/org/${slug}/bonuses`, t.bonuses, undefined],
     [`/org/${slug}/integration`, t.integration, undefined],
     [`/org/${slug}/audit-log`, t.auditLog, undefined],
@@ -112,6 +116,7 @@ export function consolePage(
             <Messages notice={options.notice} error={options.error} />
             {body}
           </main>
+          {options.script && <InlineScript nonce={nonce} code={options.script} />}
         </body>
       </html>
     ),
