@@ -216,16 +216,26 @@ export class BonusesRepository {
     );
   }
 
+  /** The tenants with bonuses the sweep may approve now (read without locks, ix_bonuses_due). */
+  async tenantsWithDue(): Promise<string[]> {
+    const rows: { tenant_id: string }[] = await this.tx.manager.query(
+      `SELECT DISTINCT tenant_id FROM bonuses
+        WHERE status = 'pending' AND review IS NULL AND due_at <= now()`,
+    );
+    return rows.map((row) => row.tenant_id);
+  }
+
   /**
-   * Approves up to `limit` pending bonuses whose grace period has passed, across tenants, never a
-   * flagged one (a pending bonus with a review; docs/fraud.md). SKIP
-   * LOCKED lets several sweeps share the work; the status condition makes each approval once.
+   * Approves up to `limit` of the tenant's pending bonuses whose grace period has passed, never a
+   * flagged one (a pending bonus with a review; docs/fraud.md). One tenant per statement, so on a
+   * database sharded by tenant it runs on one shard (SPEC 12). SKIP LOCKED lets several sweeps
+   * share the work; the status condition makes each approval once.
    */
-  async approveDue(limit: number): Promise<BonusEntity[]> {
+  async approveDue(tenantId: string, limit: number): Promise<BonusEntity[]> {
     const [rows]: [Record<string, unknown>[], number] = await this.tx.manager.query(
       `WITH due AS (
          SELECT tenant_id, id FROM bonuses
-          WHERE status = 'pending' AND review IS NULL AND due_at <= now()
+          WHERE tenant_id = $2 AND status = 'pending' AND review IS NULL AND due_at <= now()
           ORDER BY due_at
           LIMIT $1
           FOR UPDATE SKIP LOCKED)
@@ -234,7 +244,7 @@ export class BonusesRepository {
         WHERE b.tenant_id = due.tenant_id AND b.id = due.id AND b.status = 'pending'
           AND b.review IS NULL
        RETURNING b.*`,
-      [limit],
+      [limit, tenantId],
     );
     return this.rows.fromAll(rows);
   }

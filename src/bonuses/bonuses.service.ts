@@ -216,25 +216,25 @@ export class BonusesService {
   }
 
   /**
-   * The grace-period sweep: approves due bonuses in batches, one transaction per batch, until none
-   * is left. Safe to run in several workers at once.
+   * The grace-period sweep: approves due bonuses tenant by tenant, in batches, one transaction per
+   * batch, until none is left. Safe to run in several workers at once.
    */
   async approveDue(batchSize = SWEEP_BATCH_SIZE): Promise<number> {
     let total = 0;
-    for (;;) {
-      // A deadlock with another worker's sweep is retried by TransactionHost.
-      const approved = await this.tx.transaction(async () => {
-        const batch = await this.bonuses.approveDue(batchSize);
-        const byTenant = new Map<string, BonusEntity[]>();
-        for (const b of batch) byTenant.set(b.tenantId, [...(byTenant.get(b.tenantId) ?? []), b]);
-        for (const [tenantId, bonuses] of byTenant) {
-          await this.emitApproved(tenantId, bonuses);
-          await this.ledger.bonusesApproved(tenantId, bonuses);
-        }
-        return batch.length;
-      });
-      total += approved;
-      if (approved < batchSize) break;
+    for (const tenantId of await this.bonuses.tenantsWithDue()) {
+      for (;;) {
+        // A deadlock with another worker's sweep is retried by TransactionHost.
+        const approved = await this.tx.transaction(async () => {
+          const batch = await this.bonuses.approveDue(tenantId, batchSize);
+          if (batch.length) {
+            await this.emitApproved(tenantId, batch);
+            await this.ledger.bonusesApproved(tenantId, batch);
+          }
+          return batch.length;
+        });
+        total += approved;
+        if (approved < batchSize) break;
+      }
     }
     if (total) this.logger.log(`Grace sweep approved ${total} bonuses`);
     return total;

@@ -20,6 +20,11 @@ export class AppConfig {
   readonly migrationsDatabaseUrl!: string;
   /** A streaming replica for the Embed Data reads (replica-reads.ts); none if unset. */
   readonly databaseReplicaUrl?: string;
+  /**
+   * The database is sharded by tenant (Citus, docs/operations.md): the webhook engine writes one
+   * tenant's lane per statement instead of every lane's at once, so each runs on one shard.
+   */
+  readonly databaseSharded!: boolean;
   /** TypeORM's pool size per process. */
   readonly databasePoolSize!: number;
   /** Idle keep-alive time of HTTP connections; headers must arrive within it plus a second. */

@@ -53,6 +53,9 @@ export class EnvironmentVariables {
   @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' })
   DATABASE_REPLICA_URL?: string;
 
+  /** A database sharded by tenant (Citus): every hot statement touches one tenant's rows. */
+  @IsOptional() @IsIn(BOOLEAN) DATABASE_SHARDED?: string;
+
   /** Connections each process keeps to PostgreSQL at most (TypeORM's pool). */
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1000) DATABASE_POOL_SIZE?: number;
 

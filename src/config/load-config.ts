@@ -94,6 +94,7 @@ export function loadConfig(
     databaseUrl,
     migrationsDatabaseUrl: raw.MIGRATIONS_DATABASE_URL ?? databaseUrl,
     databaseReplicaUrl: raw.DATABASE_REPLICA_URL,
+    databaseSharded: raw.DATABASE_SHARDED === 'true',
     databasePoolSize: raw.DATABASE_POOL_SIZE ?? 10,
     httpKeepAliveTimeoutMs: raw.HTTP_KEEP_ALIVE_TIMEOUT_MS ?? 65_000,
     redisUrl,

@@ -11,7 +11,7 @@ export type TargetType = (typeof TARGET_TYPES)[number];
  * stand for absent texts), so concurrent identical requests make exactly one.
  */
 @Entity({ name: 'deeplinks' })
-@Index('uq_deeplinks_code', ['code'], { unique: true })
+@Index('uq_deeplinks_code', ['tenantId', 'code'], { unique: true })
 @Index('uq_deeplinks_params', { synchronize: false })
 export class DeeplinkEntity {
   @PrimaryColumn({ type: 'text', name: 'tenant_id' }) tenantId: string;
@@ -23,7 +23,10 @@ export class DeeplinkEntity {
   @Column({ type: 'text', name: 'target_id' }) targetId: string;
   @Column({ type: 'text', name: 'recommendation_text', default: '' }) recommendationText: string;
   @Column({ type: 'text', name: 'promo_code', default: '' }) promoCode: string;
-  /** 8 characters of [A-Za-z0-9], unique service-wide (the short URL names no tenant). */
+  /**
+   * 8 characters of [A-Za-z0-9], unique service-wide (the short URL names no tenant): claimed in
+   * `tenant_lookups` (src/tenants/tenant-lookups.ts), which names the link's tenant.
+   */
   @Column({ type: 'text' }) code: string;
   @Column({ type: 'integer', name: 'clicks_count', default: 0 }) clicksCount: number;
   @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' }) createdAt: Date;

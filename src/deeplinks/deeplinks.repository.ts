@@ -13,15 +13,19 @@ export class DeeplinksRepository {
 
   /**
    * Inserts unless a link with the same six parameters exists (uq_deeplinks_params); `false` then.
-   * A clash on the random code raises 23505 on uq_deeplinks_code for the caller to retry.
+   * The code is claimed in `tenant_lookups` by the same statement: a code another link holds (of
+   * any tenant) raises 23505 on LOOKUP_TAKEN, and nothing is written, for the caller to retry.
    */
   async insertIfNew(link: DeeplinkEntity): Promise<boolean> {
     const rows: unknown[] = await this.tx.manager.query(
-      `INSERT INTO deeplinks (tenant_id, id, member_id, service_user_id, target_type, target_id,
+      `WITH link AS (
+         INSERT INTO deeplinks (tenant_id, id, member_id, service_user_id, target_type, target_id,
                                 recommendation_text, promo_code, code, clicks_count, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, $10)
          ON CONFLICT (tenant_id, member_id, target_type, target_id, recommendation_text, promo_code)
-         DO NOTHING RETURNING id`,
+         DO NOTHING RETURNING tenant_id, code)
+       INSERT INTO tenant_lookups (kind, value, tenant_id)
+         SELECT 'short_code', code, tenant_id FROM link RETURNING value`,
       [
         link.tenantId,
         link.id,
@@ -50,7 +54,19 @@ export class DeeplinksRepository {
   }
 
   findByCode(code: string): Promise<DeeplinkEntity | null> {
-    return this.repo.findOneBy({ code });
+    return this.byCode(code).getOne();
+  }
+
+  /** The link of a code: its tenant from `tenant_lookups`, then the link by (tenant_id, code). */
+  private byCode(code: string) {
+    return this.repo
+      .createQueryBuilder('d')
+      .innerJoin(
+        'tenant_lookups',
+        'l',
+        `l.kind = 'short_code' AND l.value = d.code AND l.tenant_id = d.tenant_id`,
+      )
+      .where('l.value = :code AND d.code = :code', { code });
   }
 
   /**
@@ -60,10 +76,10 @@ export class DeeplinksRepository {
   async findByCodeWithTenant(
     code: string,
   ): Promise<{ link: DeeplinkEntity; tenant: TenantEntity; banned: boolean } | undefined> {
-    const link = await this.repo.findOne({
-      where: { code },
-      relations: { tenant: true, member: true },
-    });
+    const link = await this.byCode(code)
+      .innerJoinAndSelect('d.tenant', 'tenant')
+      .leftJoinAndSelect('d.member', 'member')
+      .getOne();
     if (!link?.tenant) return undefined;
     const banned = Boolean(link.member?.bannedAt);
     delete link.member;

@@ -6,6 +6,7 @@ import { TtlCache } from '../common/cache/ttl-cache';
 import { AppConfig } from '../config/app-config';
 import { TransactionHost } from '../database/transaction-host';
 import type { TenantEntity } from '../tenants/tenant.entity';
+import { LOOKUP_TAKEN } from '../tenants/tenant-lookups';
 import { TenantsService } from '../tenants/tenants.service';
 import { UsersService } from '../users/users.service';
 import { ClickCounter } from './click-counter';
@@ -109,7 +110,13 @@ export class DeeplinksService {
       try {
         if (await this.links.insertIfNew(link)) return this.toResponse(link, false);
       } catch (error) {
-        if (isUniqueViolation(error, 'uq_deeplinks_code')) continue; // drawn code taken: again
+        // The drawn code is taken (by any tenant: LOOKUP_TAKEN; by this one: uq_deeplinks_code).
+        if (
+          isUniqueViolation(error, LOOKUP_TAKEN) ||
+          isUniqueViolation(error, 'uq_deeplinks_code')
+        ) {
+          continue;
+        }
         if (!isUniqueViolation(error, 'uq_deeplinks_promo_code')) throw error;
         // The code is another link's, or this very link's made a moment ago by the same call.
         const same = await this.links.findSame(link);

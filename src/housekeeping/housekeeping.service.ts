@@ -38,8 +38,12 @@ export class HousekeepingService {
         `expires_at < now()`,
         `tenant_id, path, key`,
       ),
-      sessions: await this.drain(`sessions`, `expires_at < now()`, `token_hash`),
-      consentTokens: await this.drain(`consent_tokens`, `expires_at < now()`, `token_hash`),
+      sessions: await this.drain(`sessions`, `expires_at < now()`, `tenant_id, token_hash`),
+      consentTokens: await this.drain(
+        `consent_tokens`,
+        `expires_at < now()`,
+        `tenant_id, token_hash`,
+      ),
       adminSessions: await this.drain(`admin_sessions`, `expires_at < now()`, `token_hash`),
       signInCodes: await this.drain(
         `sign_in_codes`,

@@ -131,12 +131,15 @@ export class SignInService {
 
   /** Signs this browser out (the consent page's "Use another account"). */
   async endSession(session: SessionEntity): Promise<void> {
-    await this.tx.manager.getRepository(SessionEntity).delete({ tokenHash: session.tokenHash });
+    await this.tx.manager
+      .getRepository(SessionEntity)
+      .delete({ tenantId: session.tenantId, tokenHash: session.tokenHash });
   }
 
   async issueConsentToken(session: SessionEntity): Promise<string> {
     const token = randomBytes(24).toString('base64url');
     await this.tx.manager.getRepository(ConsentTokenEntity).insert({
+      tenantId: session.tenantId,
       tokenHash: sha256Hex(token),
       sessionHash: session.tokenHash,
       expiresAt: new Date(Date.now() + CONSENT_TTL_MS),
@@ -149,6 +152,7 @@ export class SignInService {
   async consumeConsentToken(token: string, session: SessionEntity): Promise<boolean> {
     const result = await this.tx.manager.getRepository(ConsentTokenEntity).update(
       {
+        tenantId: session.tenantId,
         tokenHash: sha256Hex(token),
         sessionHash: session.tokenHash,
         usedAt: IsNull(),

@@ -2,14 +2,17 @@ import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typ
 import { TenantEntity } from './tenant.entity';
 import type { StaffRole } from '../access/principal';
 
-/** A tenant staff member's admin API token (`stf_…`); only its SHA-256 is kept. */
+/**
+ * A tenant staff member's admin API token (`stf_…`); only its SHA-256 is kept (unique across
+ * tenants by `tenant_lookups`).
+ */
 @Entity({ name: 'staff_tokens' })
+@Index('uq_staff_tokens_token_hash', ['tenantId', 'tokenHash'], { unique: true })
 export class StaffTokenEntity {
   @PrimaryColumn({ type: 'text', name: 'tenant_id' }) tenantId: string;
   @PrimaryColumn({ type: 'text' }) id: string;
   @Column({ type: 'text' }) name: string;
   @Column({ type: 'text' }) role: StaffRole;
-  @Index('uq_staff_tokens_token_hash', { unique: true })
   @Column({ type: 'text', name: 'token_hash' })
   tokenHash: string;
   @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' }) createdAt: Date;

@@ -32,13 +32,22 @@ export class StaffTokensRepository {
     return (result.affected ?? 0) > 0;
   }
 
+  /** The token's tenant from `tenant_lookups` (tenant-lookups.ts), then the token itself. */
   async findActiveByHash(
     tokenHash: string,
   ): Promise<{ token: StaffTokenEntity; tenant: TenantEntity } | null> {
-    const token = await this.repo.findOne({
-      where: { tokenHash, revokedAt: IsNull() },
-      relations: { tenant: true },
-    });
+    const token = await this.repo
+      .createQueryBuilder('s')
+      .innerJoin(
+        'tenant_lookups',
+        'l',
+        `l.kind = 'staff_token' AND l.value = s.token_hash AND l.tenant_id = s.tenant_id`,
+      )
+      .innerJoinAndSelect('s.tenant', 'tenant')
+      .where('l.value = :tokenHash AND s.token_hash = :tokenHash AND s.revoked_at IS NULL', {
+        tokenHash,
+      })
+      .getOne();
     return token?.tenant ? { token, tenant: token.tenant } : null;
   }
 }

@@ -16,6 +16,7 @@ import type {
 import { StaffTokensRepository } from './staff-tokens.repository';
 import { CredentialNotFoundError, TooManyKeysError } from './tenant.errors';
 import { TenantKeysRepository } from './tenant-keys.repository';
+import { TenantLookupsRepository } from './tenant-lookups';
 import { TenantsRepository } from './tenants.repository';
 import type { TenantKeyEntity } from './tenant-key.entity';
 
@@ -33,6 +34,7 @@ export class TenantCredentialsService {
     private readonly tenants: TenantsRepository,
     private readonly keys: TenantKeysRepository,
     private readonly staffTokens: StaffTokensRepository,
+    private readonly lookups: TenantLookupsRepository,
     private readonly audit: AuditService,
   ) {}
 
@@ -58,6 +60,7 @@ export class TenantCredentialsService {
         revokedAt: null,
       };
       await this.keys.insert(key);
+      await this.lookups.claim('tenant_key', key.keyHash, tenantId);
       await this.audit.record(
         tenantId,
         actor,
@@ -110,6 +113,7 @@ export class TenantCredentialsService {
         revokedAt: null,
       };
       await this.staffTokens.insert(token);
+      await this.lookups.claim('staff_token', token.tokenHash, tenantId);
       await this.audit.record(
         tenantId,
         actor,

@@ -1,13 +1,13 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { TenantEntity } from './tenant.entity';
 
-/** A Federation API key; only its SHA-256 is kept. */
+/** A Federation API key; only its SHA-256 is kept (unique across tenants by `tenant_lookups`). */
 @Entity({ name: 'tenant_keys' })
+@Index('uq_tenant_keys_key_hash', ['tenantId', 'keyHash'], { unique: true })
 export class TenantKeyEntity {
   @PrimaryColumn({ type: 'text', name: 'tenant_id' }) tenantId: string;
   @PrimaryColumn({ type: 'text' }) id: string;
   @Column({ type: 'text', nullable: true }) name: string | null;
-  @Index('uq_tenant_keys_key_hash', { unique: true })
   @Column({ type: 'text', name: 'key_hash' })
   keyHash: string;
   /** The first characters of the key, so a person can tell keys apart in a list. */

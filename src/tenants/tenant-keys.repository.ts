@@ -37,14 +37,23 @@ export class TenantKeysRepository {
     return (result.affected ?? 0) > 0;
   }
 
-  /** The guard's lookup: one indexed read per request, so a revoke takes effect at once. */
+  /**
+   * The guard's lookup: one read per request, so a revoke takes effect at once. The hash finds its
+   * tenant in `tenant_lookups` (tenant-lookups.ts), then the key by (tenant_id, key_hash).
+   */
   async findActiveByHash(
     keyHash: string,
   ): Promise<{ key: TenantKeyEntity; tenant: TenantEntity } | null> {
-    const key = await this.repo.findOne({
-      where: { keyHash, revokedAt: IsNull() },
-      relations: { tenant: true },
-    });
+    const key = await this.repo
+      .createQueryBuilder('k')
+      .innerJoin(
+        'tenant_lookups',
+        'l',
+        `l.kind = 'tenant_key' AND l.value = k.key_hash AND l.tenant_id = k.tenant_id`,
+      )
+      .innerJoinAndSelect('k.tenant', 'tenant')
+      .where('l.value = :keyHash AND k.key_hash = :keyHash AND k.revoked_at IS NULL', { keyHash })
+      .getOne();
     return key?.tenant ? { key, tenant: key.tenant } : null;
   }
 }

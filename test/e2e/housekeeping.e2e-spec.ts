@@ -108,8 +108,9 @@ describe('housekeeping', () => {
         [`sess_${suffix}`, tenant.orgId, member.memberId],
       );
       await t.db.query(
-        `INSERT INTO consent_tokens (token_hash, session_hash, expires_at) VALUES ($1, 'x', ${when})`,
-        [`consent_${suffix}`],
+        `INSERT INTO consent_tokens (tenant_id, token_hash, session_hash, expires_at)
+         VALUES ($1, $2, 'x', ${when})`,
+        [tenant.orgId, `consent_${suffix}`],
       );
       await t.db.query(
         `INSERT INTO admin_sessions (token_hash, actor_type, csrf, expires_at) VALUES ($1, 'platform', 'c', ${when})`,

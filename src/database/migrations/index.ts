@@ -12,6 +12,7 @@ import { Payouts1795700000000 } from './1795700000000-Payouts';
 import { Imports1795720000000 } from './1795720000000-Imports';
 import { ConsoleRollups1795740000000 } from './1795740000000-ConsoleRollups';
 import { FraudReview1795710000000 } from './1795710000000-FraudReview';
+import { ShardableSchema1795750000000 } from './1795750000000-ShardableSchema';
 
 /** Every migration in order; listed so the app, CLI and tests need no file globbing. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   Imports1795720000000,
   FraudReview1795710000000,
   ConsoleRollups1795740000000,
+  ShardableSchema1795750000000,
 ];

@@ -104,8 +104,9 @@ export class StatementLoop implements OnModuleDestroy {
   }
 
   /**
-   * The parts of the next statement: every lane with something to write, or, while a lane is
-   * suspected of a statement refused before, that lane alone (one of its records, or its batch).
+   * The parts of the next statement: every lane with something to write (one lane, that is one
+   * tenant, on a database sharded by tenant), or, while a lane is suspected of a statement refused
+   * before, that lane alone (one of its records, or its batch).
    */
   private takeParts(now: number): Part[] {
     for (const [lane, records] of this.suspects) {
@@ -127,6 +128,7 @@ export class StatementLoop implements OnModuleDestroy {
       const batch = lane.takeBatch(now, this.lanes.closing);
       if (batch) parts.push({ lane, batch });
       else this.forgetIfIdle(lane);
+      if (parts.length && this.config.databaseSharded) break;
     }
     return parts;
   }
