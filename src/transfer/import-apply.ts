@@ -27,8 +27,8 @@ export class LostInsertRace extends Error {}
  * 2. Set-wise checks: duplicates, unknown referrers, a referrer other than the one in force,
  *    self-references; then cycles, as the members the top-down walk of the new forest never reaches.
  * 3. `g`, the affected trees (every tree a new edge touches, and the new members), with the new
- *    edges; `d`, their depth and root top-down, then downline counts and deepest depths bottom-up,
- *    one statement per level: exactly the counters the one-by-one upserts keep.
+ *    edges; `d`, their depth and root top-down, then `c`, the downline counts and deepest depths
+ *    bottom-up, one insert per level: exactly the counters the one-by-one upserts keep.
  * 4. One INSERT of the new members (service users first), one UPDATE of the tree columns that
  *    changed, one UPDATE of the fields that changed.
  */
@@ -61,7 +61,9 @@ export async function applyStaged(
   };
 
   await onPhase('checking');
-  await q(`SET LOCAL work_mem = '64MB'`);
+  // The apply's sorts, hashes and temp-table indexes fit in memory.
+  await q(`SET LOCAL work_mem = '256MB'`);
+  await q(`SET LOCAL maintenance_work_mem = '512MB'`);
   await q(`SELECT pg_advisory_xact_lock(hashtext('referral-tree:' || $1))`, [tenantId]);
   // Duplicates: every occurrence after the first is an error; only the first goes on. A unique
   // index finds whether there are any (a hash aggregate of a million ids spills to disk).
@@ -97,17 +99,35 @@ export async function applyStaged(
      SELECT count(*) FROM l`,
     [tenantId],
   );
+  // The ids minted while staging, dealt out again in external_id order: the k-th external id gets
+  // the k-th member id and the k-th service user id. The new members are then written in that one
+  // order, which is the order of three of the members indexes (primary key, uq_members_external_id,
+  // uq_members_service_user) and of service_users' primary key: each of those grows at one place
+  // instead of at a random leaf per row (a million random leaves do not fit in shared buffers).
+  // Sorted as "C" (bytes: abbreviated keys, no strcoll): the order of the indexes themselves in a
+  // C or C.UTF-8 database (code point order); in another collation only the locality is lost.
+  await q(
+    `CREATE TEMP TABLE ids ON COMMIT DROP AS
+     SELECT x.external_id, x.member_id, x.service_user_id
+       FROM (SELECT unnest(array_agg(external_id ORDER BY external_id COLLATE "C")) AS external_id,
+                    unnest(array_agg(member_id ORDER BY line)) AS member_id,
+                    unnest(array_agg(service_user_id ORDER BY service_user_id COLLATE "C"))
+                      AS service_user_id
+               FROM ${staging}) x`,
+  );
+  await q(`ANALYZE ids`);
   await q(
     `CREATE TEMP TABLE r ON COMMIT DROP AS
-     SELECT s.line, s.external_id, s.full_name, s.email, s.role, s.joined_at, s.service_user_id,
-            s.referrer_external_id, coalesce(me.id, s.member_id) AS id, me.id IS NULL AS is_new,
+     SELECT s.line, s.external_id, s.full_name, s.email, s.role, s.joined_at, i.service_user_id,
+            s.referrer_external_id, coalesce(me.id, i.member_id) AS id, me.id IS NULL AS is_new,
             me.referrer_member_id AS old_referrer, me.root_member_id AS old_root,
             me.email AS old_email, me.full_name AS old_full_name, me.role AS old_role,
-            coalesce(mp.id, sp.member_id) AS req_parent, mp.root_member_id AS parent_old_root
+            coalesce(mp.id, ip.member_id) AS req_parent, mp.root_member_id AS parent_old_root
        FROM ${staging} s
+       JOIN ids i ON i.external_id = s.external_id
        LEFT JOIN members me ON me.tenant_id = $1 AND me.external_id = s.external_id
        LEFT JOIN members mp ON mp.tenant_id = $1 AND mp.external_id = s.referrer_external_id
-       LEFT JOIN ${staging} sp ON sp.external_id = s.referrer_external_id`,
+       LEFT JOIN ids ip ON ip.external_id = s.referrer_external_id`,
     [tenantId],
   );
   await q(`ANALYZE r`);
@@ -150,12 +170,11 @@ export async function applyStaged(
   await q(`ANALYZE g`);
   await q(
     `CREATE TEMP TABLE d ON COMMIT DROP AS
-     WITH RECURSIVE t (id, root, depth) AS (
-       SELECT id, id, 0 FROM g WHERE parent IS NULL
+     WITH RECURSIVE t (id, root, depth, parent, is_new) AS (
+       SELECT id, id, 0, parent, is_new FROM g WHERE parent IS NULL
        UNION ALL
-       SELECT g.id, t.root, t.depth + 1 FROM t JOIN g ON g.parent = t.id)
-     SELECT t.id, t.root, t.depth, g.parent, g.is_new, 0 AS downline, t.depth AS deepest
-       FROM t JOIN g ON g.id = t.id`,
+       SELECT g.id, t.root, t.depth + 1, g.parent, g.is_new FROM t JOIN g ON g.parent = t.id)
+     SELECT id, root, depth, parent, is_new FROM t`,
   );
   // Whatever the walk from the roots never reached hangs on a cycle.
   await report(
@@ -165,19 +184,35 @@ export async function applyStaged(
   );
   if (errorCount) return { ok: false, errors, errorCount };
 
-  await q(`CREATE UNIQUE INDEX ON d (id)`);
+  // The counters bottom-up, one statement per level and insert-only (no row is updated): `c_<L>`
+  // holds, for each member at depth L - 1 with a downline, its downline count and deepest depth,
+  // from its children at depth L and their own `c_<L+1>` rows; `c` collects them all. Members
+  // without a row in `c` have no downline (0, and their own depth as the deepest).
   await q(`CREATE INDEX ON d (depth)`);
   await q(`ANALYZE d`);
   const [{ max }] = await q<{ max: number | null }>(`SELECT max(depth) AS max FROM d`);
+  await q(`CREATE TEMP TABLE c (id text, downline integer, deepest integer) ON COMMIT DROP`);
   for (let level = max ?? 0; level >= 1; level--) {
+    const below =
+      level === max
+        ? `(SELECT NULL::text AS id, 0 AS downline, 0 AS deepest WHERE false)`
+        : `c_${level + 1}`;
     await q(
-      `UPDATE d p SET downline = p.downline + c.n, deepest = greatest(p.deepest, c.deepest)
-         FROM (SELECT parent, sum(downline + 1)::int AS n, max(deepest) AS deepest
-                 FROM d WHERE depth = $1 GROUP BY parent) c
-        WHERE p.id = c.parent`,
-      [level],
+      `CREATE TEMP TABLE c_${level} ON COMMIT DROP AS
+       SELECT d.parent AS id, sum(1 + coalesce(b.downline, 0))::int AS downline,
+              max(coalesce(b.deepest, d.depth)) AS deepest
+         FROM d LEFT JOIN ${below} b ON b.id = d.id
+        WHERE d.depth = ${level}
+        GROUP BY d.parent`,
     );
+    await q(`INSERT INTO c SELECT * FROM c_${level}`);
+    if (level !== max) await q(`DROP TABLE c_${level + 1}`);
   }
+  await q(`ANALYZE c`);
+  // d with its counters: what the writes below read.
+  const tree = `(SELECT d.id, d.root, d.depth, d.parent, d.is_new,
+                        coalesce(c.downline, 0) AS downline, coalesce(c.deepest, d.depth) AS deepest
+                   FROM d LEFT JOIN c ON c.id = d.id)`;
 
   await onPhase('writing');
   const [counts] = await q<{ created: string; updated: string; total: string }>(
@@ -191,7 +226,8 @@ export async function applyStaged(
   );
   const created = Number(counts.created);
   await q(
-    `INSERT INTO service_users (id, created_at) SELECT service_user_id, now() FROM r WHERE is_new`,
+    `INSERT INTO service_users (id, created_at)
+     SELECT service_user_id, now() FROM r WHERE is_new ORDER BY service_user_id COLLATE "C"`,
   );
   const insertStarted = Date.now();
   const inserted = await client.query(
@@ -201,7 +237,8 @@ export async function applyStaged(
      SELECT $1, r.id, r.service_user_id, r.external_id, r.email, false, r.full_name,
             coalesce(r.role, 'partner'), d.parent, d.depth, d.root, true, true, d.downline,
             d.deepest, coalesce(r.joined_at, now()), now()
-       FROM r JOIN d ON d.id = r.id WHERE r.is_new
+       FROM r JOIN ${tree} d ON d.id = r.id WHERE r.is_new
+      ORDER BY r.external_id COLLATE "C"
      ON CONFLICT ON CONSTRAINT uq_members_external_id DO NOTHING`,
     [tenantId],
   );
@@ -220,7 +257,7 @@ export async function applyStaged(
             downline_count = d.downline, deepest_depth = d.deepest,
             updated_at = CASE WHEN m.depth <> d.depth OR m.referrer_member_id IS DISTINCT FROM d.parent
                               THEN now() ELSE m.updated_at END
-       FROM d
+       FROM ${tree} d
       WHERE m.tenant_id = $1 AND m.id = d.id AND NOT d.is_new
         AND (m.referrer_member_id IS DISTINCT FROM d.parent OR m.depth <> d.depth
              OR m.root_member_id <> d.root OR m.downline_count <> d.downline

@@ -30,7 +30,10 @@ export type ImportErrorCode =
   | 'duplicate_external_id'
   | 'referrer_not_found'
   | 'referral_cycle'
-  | 'referrer_conflict';
+  | 'referrer_conflict'
+  // Not of a line (`line` 0): the import stopped as a whole (docs/import-export.md, "If the process stops").
+  | 'import_interrupted'
+  | 'import_failed';
 
 export interface ImportError {
   line: number;

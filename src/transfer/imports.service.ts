@@ -1,5 +1,5 @@
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import type { Pool } from 'pg';
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import type { Pool, PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -7,6 +7,7 @@ import { DataSource } from 'typeorm';
 import type { Actor } from '../access/principal';
 import { newUlid } from '../common/ids';
 import { AuditService } from '../audit/audit.service';
+import { AppConfig } from '../config/app-config';
 import { applyStaged, LostInsertRace, type ApplyPhase } from './import-apply';
 import {
   csvToStaging,
@@ -27,6 +28,27 @@ import type { ImportStatusResponse } from './dto/import.response';
 /** SPEC 13: bodies up to 1 GiB; the first 1000 errors are kept. */
 export const MAX_IMPORT_BYTES = 1024 ** 3;
 export const MAX_IMPORT_ERRORS = 1000;
+
+/**
+ * How often worker processes look for imports whose owner is gone (sweepAbandoned). The owner of
+ * a running import holds a session advisory lock on it (class IMPORT_LOCK_CLASS, key
+ * hashtext(import id)) on a connection of its own, from before the import row exists until its
+ * final status is written; PostgreSQL drops the lock the moment that connection ends, so a
+ * process that was killed, crashed or lost its database leaves a `running` row whose lock is free.
+ */
+export const IMPORT_SWEEP_MS = 60_000;
+const IMPORT_LOCK_CLASS = 21;
+const INTERRUPTED: ImportError = {
+  line: 0,
+  code: 'import_interrupted',
+  message:
+    'the process running the import stopped before it finished; nothing was written: import the file again',
+};
+const FAILED: ImportError = {
+  line: 0,
+  code: 'import_failed',
+  message: 'the import stopped on an unexpected error; nothing was written: import the file again',
+};
 
 export type ImportStatus = 'queued' | 'running' | 'succeeded' | 'failed';
 export interface ImportProgress {
@@ -56,14 +78,129 @@ function byteLimit(max: number, onBytes: (n: number) => void): Transform {
  * apply runs on in this process; the CLI waits for it.
  */
 @Injectable()
-export class ImportsService implements OnApplicationShutdown {
+export class ImportsService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(ImportsService.name);
   private readonly running = new Set<Promise<unknown>>();
+  /** The connections holding this process's imports' owner locks, by import id. */
+  private readonly owners = new Map<string, PoolClient>();
+  private sweepTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly audit: AuditService,
+    private readonly config: AppConfig,
   ) {}
+
+  /** Worker processes sweep abandoned imports every IMPORT_SWEEP_MS (the CLI and API-only do not). */
+  onApplicationBootstrap(): void {
+    if (this.config.processRole === 'api') return;
+    this.sweepTimer = setInterval(
+      () =>
+        void this.sweepAbandoned().catch((error: unknown) =>
+          this.logger.warn({ err: error }, 'import sweep failed'),
+        ),
+      IMPORT_SWEEP_MS,
+    );
+    this.sweepTimer.unref();
+  }
+
+  /**
+   * Ends `failed` (error `import_interrupted`, line 0) every queued or running import whose owner
+   * lock is free: its process is gone, and with it the apply's transaction (rolled back: nothing
+   * was written). Drops its staging table. Answers how many. Any process may run it, several at
+   * once: an import is failed only while this sweep holds its lock, so never under a live owner.
+   */
+  async sweepAbandoned(): Promise<number> {
+    const { rows } = await this.pool.query<{ tenant_id: string; id: string }>(
+      `SELECT tenant_id, id FROM imports WHERE status IN ('queued', 'running')`,
+    );
+    let swept = 0;
+    for (const { tenant_id: tenantId, id } of rows) {
+      const client = await this.pool.connect();
+      try {
+        await client.query('BEGIN');
+        const {
+          rows: [{ free }],
+        } = await client.query<{ free: boolean }>(
+          `SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS free`,
+          [IMPORT_LOCK_CLASS, id],
+        );
+        if (free) {
+          const { rowCount } = await client.query(
+            `UPDATE imports SET status = 'failed', phase = 'done', rows_done = 0, created = 0,
+                    updated = 0, unchanged = 0, errors = $3, error_count = 1, updated_at = now(),
+                    finished_at = now()
+              WHERE tenant_id = $1 AND id = $2 AND status IN ('queued', 'running')`,
+            [tenantId, id, JSON.stringify([INTERRUPTED])],
+          );
+          if (rowCount) {
+            swept++;
+            this.logger.warn({ importId: id, tenantId }, 'import abandoned by its process: failed');
+          }
+        }
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    }
+    // Staging tables of finished imports (the ones just failed, or whose owner died past its
+    // final status): each dropped unless something still holds it (a dead owner's backend still
+    // finishing a statement), then a later sweep drops it.
+    const { rows: leftovers } = await this.pool.query<{ name: string }>(
+      `SELECT c.relname AS name FROM pg_class c
+         JOIN imports i ON c.relname = 'import_rows_' || lower(substr(i.id, 5))
+        WHERE c.relname LIKE 'import\\_rows\\_%' AND c.relkind = 'r'
+          AND c.relnamespace = current_schema()::regnamespace
+          AND i.status IN ('succeeded', 'failed')`,
+    );
+    for (const { name } of leftovers) {
+      const client = await this.pool.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query(`SET LOCAL lock_timeout = '2s'`);
+        await client.query(`DROP TABLE IF EXISTS ${name}`);
+        await client.query('COMMIT');
+      } catch {
+        await client.query('ROLLBACK').catch(() => undefined);
+      } finally {
+        client.release();
+      }
+    }
+    return swept;
+  }
+
+  /** Takes the owner lock of a new import on a connection kept until release(). */
+  private async own(importId: string): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query(`SELECT pg_advisory_lock($1, hashtext($2))`, [
+        IMPORT_LOCK_CLASS,
+        importId,
+      ]);
+    } catch (error) {
+      client.release(true);
+      throw error;
+    }
+    this.owners.set(importId, client);
+  }
+
+  private async disown(importId: string): Promise<void> {
+    const client = this.owners.get(importId);
+    if (!client) return;
+    this.owners.delete(importId);
+    try {
+      await client.query(`SELECT pg_advisory_unlock($1, hashtext($2))`, [
+        IMPORT_LOCK_CLASS,
+        importId,
+      ]);
+      client.release();
+    } catch {
+      client.release(true); // the lock goes with the connection
+    }
+  }
 
   private get pool(): Pool {
     return (this.dataSource.driver as unknown as { master: Pool }).master;
@@ -82,11 +219,18 @@ export class ImportsService implements OnApplicationShutdown {
   ): Promise<{ importId: string; checker: RowChecker }> {
     const importId = `imp_${newUlid()}`;
     const staging = stagingTable(importId);
-    await this.pool.query(
-      `INSERT INTO imports (tenant_id, id, status, format, actor_type, actor_name)
+    // The owner lock first: a sweep never sees this import without it (sweepAbandoned).
+    await this.own(importId);
+    await this.pool
+      .query(
+        `INSERT INTO imports (tenant_id, id, status, format, actor_type, actor_name)
        VALUES ($1, $2, 'running', $3, $4, $5)`,
-      [tenantId, importId, format, actor.type, actor.name],
-    );
+        [tenantId, importId, format, actor.type, actor.name],
+      )
+      .catch(async (error: unknown) => {
+        await this.disown(importId);
+        throw error;
+      });
     const checker = new RowChecker(MAX_IMPORT_ERRORS);
     const client = await this.pool.connect();
     let lastReport = 0;
@@ -117,7 +261,7 @@ export class ImportsService implements OnApplicationShutdown {
       await pipeline(body, byteLimit(MAX_IMPORT_BYTES, progress), parse, copy);
     } catch (error) {
       client.release(true); // the connection may be mid-COPY: not reused
-      await this.discard(tenantId, importId);
+      await this.discard(tenantId, importId).finally(() => this.disown(importId));
       if (error instanceof UnknownColumnsError) throw new UnknownImportColumnsError(error.columns);
       throw error;
     }
@@ -172,8 +316,24 @@ export class ImportsService implements OnApplicationShutdown {
               );
             },
           );
-          if (result.ok && checker.stats.errorCount === 0) await client.query('COMMIT');
-          else await client.query('ROLLBACK');
+          if (result.ok && checker.stats.errorCount === 0) {
+            // The outcome commits with the members: a process killed at any point before leaves
+            // a running import and no member (swept: import_interrupted), never the reverse.
+            await client.query(
+              `UPDATE imports SET status = 'succeeded', phase = 'done', rows_done = rows_total,
+                      created = $3, updated = $4, unchanged = $5, updated_at = now(),
+                      finished_at = now()
+                WHERE tenant_id = $1 AND id = $2`,
+              [
+                tenantId,
+                importId,
+                result.counts.created,
+                result.counts.updated,
+                result.counts.unchanged,
+              ],
+            );
+            await client.query('COMMIT');
+          } else await client.query('ROLLBACK');
         } catch (error) {
           await client.query('ROLLBACK').catch(() => undefined);
           const raced =
@@ -184,18 +344,6 @@ export class ImportsService implements OnApplicationShutdown {
           client.release();
         }
         if (result.ok && checker.stats.errorCount === 0) {
-          await this.pool.query(
-            `UPDATE imports SET status = 'succeeded', phase = 'done', rows_done = rows_total,
-                    created = $3, updated = $4, unchanged = $5, updated_at = now(), finished_at = now()
-              WHERE tenant_id = $1 AND id = $2`,
-            [
-              tenantId,
-              importId,
-              result.counts.created,
-              result.counts.updated,
-              result.counts.unchanged,
-            ],
-          );
           await this.audit.record(
             tenantId,
             actor,
@@ -221,10 +369,11 @@ export class ImportsService implements OnApplicationShutdown {
         break;
       }
     } catch (error) {
-      await this.fail(tenantId, importId, [], 0);
+      await this.fail(tenantId, importId, [FAILED], 1);
       throw error;
     } finally {
       await this.pool.query(`DROP TABLE IF EXISTS ${staging}`).catch(() => undefined);
+      await this.disown(importId);
     }
     return (await this.status(tenantId, importId))!;
   }
@@ -281,6 +430,7 @@ export class ImportsService implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.sweepTimer);
     await Promise.allSettled([...this.running]);
   }
 }

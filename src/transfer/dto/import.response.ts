@@ -1,5 +1,9 @@
 export class ImportErrorResponse {
-  /** The file's line; in a CSV file the header is line 1. @example 42 */ line: number;
+  /**
+   * The file's line; in a CSV file the header is line 1. 0 for the import as a whole
+   * (`import_interrupted`: its process stopped; `import_failed`: an unexpected error). @example 42
+   */
+  line: number;
   /** @example "referrer_not_found" */ code: string;
   /** @example "referrer_external_id u-77 is neither a row of the file nor a member of the tenant" */
   message: string;
