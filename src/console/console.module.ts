@@ -9,12 +9,27 @@ import {
 } from './partners/partners-pages.controller';
 import { PartnersRepository } from './partners/partners.repository';
 import { PartnersService } from './partners/partners.service';
+import {
+  PayoutsCsvPagesController,
+  PayoutsPagesController,
+} from './payouts/payouts-pages.controller';
+import { ProgramPagesController } from './program/program-pages.controller';
 import { StatsAdminController } from './stats/stats-admin.controller';
 import { StatsRepository } from './stats/stats.repository';
 import { StatsService } from './stats/stats.service';
 import { UsersModule } from '../users/users.module';
+import { OffersModule } from '../offers/offers.module';
+import { PayoutsModule } from '../payouts/payouts.module';
+import { TenantsModule } from '../tenants/tenants.module';
 
-const PAGE_CONTROLLERS = [PartnersCsvController, PartnersPagesController, OverviewPagesController];
+const PAGE_CONTROLLERS = [
+  PartnersCsvController,
+  PartnersPagesController,
+  OverviewPagesController,
+  PayoutsCsvPagesController,
+  PayoutsPagesController,
+  ProgramPagesController,
+];
 
 /**
  * The program console (SPEC 10, docs/console.md): the stats kept as rollups and their API, the
@@ -22,7 +37,7 @@ const PAGE_CONTROLLERS = [PartnersCsvController, PartnersPagesController, Overvi
  * pages use the admin pages' session, role guard and CSRF rules (OrgPageGuard, PageFormGuard).
  */
 @Module({
-  imports: [UsersModule],
+  imports: [UsersModule, PayoutsModule, OffersModule, TenantsModule],
   controllers: [StatsAdminController, PartnersAdminController, ...PAGE_CONTROLLERS],
   providers: [
     StatsRepository,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '../database/transaction-host';
+import type { Program } from '../tenants/program';
 import { OfferEntity } from './offer.entity';
 
 @Injectable()
@@ -16,6 +17,12 @@ export class OffersRepository {
 
   list(tenantId: string): Promise<OfferEntity[]> {
     return this.repo.find({ where: { tenantId }, order: { createdAt: 'DESC', id: 'DESC' } });
+  }
+
+  /** The offer's own program (null: the tenant's default applies); false when there is no offer. */
+  async setProgram(tenantId: string, offerId: string, program: Program | null): Promise<boolean> {
+    const result = await this.repo.update({ tenantId, id: offerId }, { program: program });
+    return (result.affected ?? 0) > 0;
   }
 
   async insert(offer: OfferEntity): Promise<void> {

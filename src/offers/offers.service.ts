@@ -3,7 +3,7 @@ import { AuditService } from '../audit/audit.service';
 import type { Actor } from '../access/principal';
 import { newId } from '../common/ids';
 import { TransactionHost } from '../database/transaction-host';
-import { type Program, withProgramDefaults } from '../tenants/program';
+import { type Program, type ProgramInput, withProgramDefaults } from '../tenants/program';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import type { CreateOfferDto } from './dto/create-offer.dto';
 import type { OfferListResponse, OfferResponse } from './dto/offer.response';
@@ -40,6 +40,28 @@ export class OffersService {
         },
       );
       return toResponse(offer);
+    });
+  }
+
+  /** Replaces the offer's own program (null: its leads are paid by the tenant's default). */
+  setProgram(
+    tenantId: string,
+    offerId: string,
+    program: ProgramInput | null,
+    actor: Actor,
+  ): Promise<OfferResponse> {
+    return this.tx.transaction(async () => {
+      const complete = program ? withProgramDefaults(program) : null;
+      if (!(await this.offers.setProgram(tenantId, offerId, complete)))
+        throw new OfferNotFoundError(offerId);
+      await this.audit.record(
+        tenantId,
+        actor,
+        'offer.updated',
+        { type: 'offer', id: offerId },
+        { fields: ['program'] },
+      );
+      return toResponse(await this.get(tenantId, offerId));
     });
   }
 

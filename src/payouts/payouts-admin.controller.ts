@@ -4,6 +4,7 @@ import { Admin, CurrentActor, CurrentTenant } from '../access/access.decorators'
 import type { Actor } from '../access/principal';
 import type { Request } from 'express';
 import { ApiProblems } from '../common/errors/problem.response';
+import { PageQueryDto } from '../common/http/pagination.dto';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import {
   ListPayoutsQueryDto,
@@ -13,6 +14,7 @@ import {
 import {
   PayoutListResponse,
   PayoutResponse,
+  PayoutRunListResponse,
   PayoutRunResponse,
   SettleRunResponse,
 } from './dto/payout.response';
@@ -38,6 +40,17 @@ export class PayoutsAdminController {
     @CurrentActor() actor: Actor,
   ): Promise<PayoutRunResponse> {
     return (await this.payouts.run(tenant, actor))!;
+  }
+
+  /** The tenant's runs, newest first, with how many of each run's payouts are in each status. */
+  @Get('runs')
+  @Admin('viewer')
+  @ApiProblems(400, 401, 403, 404)
+  runs(
+    @CurrentTenant() tenant: TenantEntity,
+    @Query() query: PageQueryDto,
+  ): Promise<PayoutRunListResponse> {
+    return this.payouts.runs(tenant.id, query);
   }
 
   /** The run as RFC 4180 CSV for a mass payout: one row per payout (docs/payouts.md §4). */

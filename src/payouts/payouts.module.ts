@@ -20,7 +20,7 @@ import { PayoutsService } from './payouts.service';
   imports: [AuditModule, BonusesModule, LedgerModule, UsersModule],
   controllers: [PayoutsAdminController, PayoutsFederationController, PayoutsEmbedController],
   providers: [PayoutsRepository, PayoutsService, PayoutsCsvService, PayoutsEmbedService],
-  exports: [PayoutsService, PayoutsRepository, LedgerModule],
+  exports: [PayoutsService, PayoutsRepository, PayoutsCsvService, LedgerModule],
 })
 export class PayoutsModule {}
 

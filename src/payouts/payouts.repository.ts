@@ -169,6 +169,40 @@ export class PayoutsRepository {
     return rows.length ? this.runRows.from(rows[0]) : null;
   }
 
+  /** The tenant's runs, newest first (run ids are ULIDs: the primary key orders them). */
+  async listRuns(
+    tenantId: string,
+    offset: number,
+    limit: number,
+  ): Promise<[PayoutRunEntity[], number]> {
+    const rows: Record<string, unknown>[] = await this.tx.select(
+      `SELECT ${this.runRows.select('r')} FROM payout_runs r WHERE r.tenant_id = $1
+        ORDER BY r.id DESC OFFSET ${offset} LIMIT ${limit}`,
+      [tenantId],
+    );
+    const total = await pageTotal(rows.length, offset, limit, () =>
+      this.tx.select(`SELECT count(*)::int AS count FROM payout_runs WHERE tenant_id = $1`, [
+        tenantId,
+      ]),
+    );
+    return [this.runRows.fromAll(rows), total];
+  }
+
+  /** How many payouts of each run are in each status now, keyed by run id. */
+  async runStatusCounts(
+    tenantId: string,
+    runIds: string[],
+  ): Promise<Map<string, Partial<Record<PayoutStatus, number>>>> {
+    const rows: { run_id: string; status: PayoutStatus; n: number }[] = await this.tx.select(
+      `SELECT run_id, status, count(*)::int AS n FROM payouts
+        WHERE tenant_id = $1 AND run_id = ANY($2::text[]) GROUP BY run_id, status`,
+      [tenantId, runIds],
+    );
+    const byRun = new Map<string, Partial<Record<PayoutStatus, number>>>();
+    for (const r of rows) byRun.set(r.run_id, { ...byRun.get(r.run_id), [r.status]: r.n });
+    return byRun;
+  }
+
   /** Items of payouts, keyed by payout id, in item order. */
   async items(tenantId: string, payoutIds: string[]): Promise<Map<string, PayoutItemRow[]>> {
     const rows: (PayoutItemRow & { payout_id: string; amount_kopecks: string })[] =

@@ -2,14 +2,19 @@ import { Injectable } from '@nestjs/common';
 import type { Actor } from '../access/principal';
 import { AuditService } from '../audit/audit.service';
 import { BonusesService } from '../bonuses/bonuses.service';
-import { offsetOf, pagination } from '../common/http/pagination.dto';
+import { offsetOf, type PageQueryDto, pagination } from '../common/http/pagination.dto';
 import { newUlid } from '../common/ids';
 import { TransactionHost } from '../database/transaction-host';
 import { EventsService } from '../events/events.service';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { UsersService } from '../users/users.service';
 import type { ListPayoutsQueryDto } from './dto/payout-requests.dto';
-import type { PayoutListResponse, PayoutResponse, PayoutRunResponse } from './dto/payout.response';
+import type {
+  PayoutListResponse,
+  PayoutResponse,
+  PayoutRunListResponse,
+  PayoutRunResponse,
+} from './dto/payout.response';
 import { LedgerService } from './ledger/ledger.service';
 import type { PayoutEntity, PayoutRunEntity } from './payout.entity';
 import { PayoutNotFoundError, PayoutTransitionError } from './payout.errors';
@@ -245,6 +250,31 @@ export class PayoutsService {
     );
     return {
       items: rows.map((p) => toPayoutResponse(p, items.get(p.id) ?? [])),
+      pagination: pagination(query, total),
+    };
+  }
+
+  /** The tenant's runs, newest first, each with how many of its payouts are in each status. */
+  async runs(tenantId: string, query: PageQueryDto): Promise<PayoutRunListResponse> {
+    const [runs, total] = await this.payouts.listRuns(tenantId, offsetOf(query), query.page_size);
+    const counts = await this.payouts.runStatusCounts(
+      tenantId,
+      runs.map((r) => r.id),
+    );
+    return {
+      items: runs.map((r) => {
+        const c = counts.get(r.id) ?? {};
+        return {
+          ...toRunResponse(r),
+          trigger: r.trigger,
+          status_counts: {
+            pending: c.pending ?? 0,
+            paid: c.paid ?? 0,
+            failed: c.failed ?? 0,
+            canceled: c.canceled ?? 0,
+          },
+        };
+      }),
       pagination: pagination(query, total),
     };
   }

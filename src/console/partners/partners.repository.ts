@@ -120,7 +120,10 @@ export class PartnersRepository {
     };
   }
 
-  async detail(tenantId: string, ref: string): Promise<PartnerDetailResponse | undefined> {
+  async detail(
+    tenantId: string,
+    ref: string,
+  ): Promise<Omit<PartnerDetailResponse, 'payout_balances' | 'payouts'> | undefined> {
     const [user] = await this.tx.select<PartnerResponse>(
       `SELECT ${PARTNER_COLUMNS} FROM members m
         WHERE m.tenant_id = $1 AND (m.id = $2 OR m.service_user_id = $2)`,
@@ -194,5 +197,23 @@ export class PartnersRepository {
       bonuses: { items: bonuses, total: bonusTotal[0]?.n ?? 0 },
       balances,
     };
+  }
+
+  /** Partners by service user id (`usr_…`): their member id and the name the pages show. */
+  async names(
+    tenantId: string,
+    serviceUserIds: string[],
+  ): Promise<Map<string, { member_id: string; display_name: string }>> {
+    const rows = await this.tx.select<{
+      service_user_id: string;
+      member_id: string;
+      display_name: string;
+    }>(
+      `SELECT service_user_id, id AS member_id,
+              coalesce(full_name, email, external_id) AS display_name
+         FROM members WHERE tenant_id = $1 AND service_user_id = ANY($2::text[])`,
+      [tenantId, [...new Set(serviceUserIds)]],
+    );
+    return new Map(rows.map((r) => [r.service_user_id, r]));
   }
 }

@@ -1,3 +1,4 @@
+import { PayoutResponse } from '../../payouts/dto/payout.response';
 import { PaginationResponse } from '../../common/http/pagination.dto';
 
 /** A partner (member) as the console lists them. */
@@ -76,6 +77,19 @@ export class PartnerBonusesResponse {
   /** @example 7 */ total: number;
 }
 
+export class PartnerPayoutBalanceResponse {
+  /** @example "RUB" */ currency: string;
+  /** Approved, not yet in a payout, plus clawbacks not netted. @example 50000 */
+  available_kopecks: number;
+  /** In pending payouts. @example 150000 */ in_payout_kopecks: number;
+  /** In paid payouts, in all. @example 200000 */ paid_kopecks: number;
+}
+
+export class PartnerPayoutsResponse {
+  /** The newest 5. */ items: PayoutResponse[];
+  /** @example 2 */ total: number;
+}
+
 /** A partner's page as data: profile, upline chain, first line, links, leads, bonuses, balance. */
 export class PartnerDetailResponse {
   user: PartnerResponse;
@@ -85,4 +99,7 @@ export class PartnerDetailResponse {
   leads: PartnerLeadsResponse;
   bonuses: PartnerBonusesResponse;
   balances: PartnerBalanceResponse[];
+  /** The payout ledger's balances per currency (docs/payouts.md). */
+  payout_balances: PartnerPayoutBalanceResponse[];
+  payouts: PartnerPayoutsResponse;
 }

@@ -1,5 +1,6 @@
 import { CsrfField } from '../../common/pages/components';
 import type { HtmlPage } from '../../common/pages/page';
+import { PartnerPayouts } from '../payouts/payouts.views';
 import { type ConsoleCtx, consolePage, DataTable, Pager, withParams } from '../views/layout';
 import { PARTNER_SORTS, type PartnerSort } from './partners.dto';
 import type {
@@ -173,6 +174,12 @@ export function partnerPage(
           ])}
         />
       </section>
+      <PartnerPayouts
+        ctx={ctx}
+        balances={d.payout_balances}
+        payouts={d.payouts}
+        memberId={u.user_id}
+      />
       <section aria-labelledby="upline-h">
         <h2 id="upline-h">{t.upline}</h2>
         {d.upline.length ? (

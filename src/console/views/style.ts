@@ -36,6 +36,12 @@ export const CONSOLE_STYLE = `
   .funnel-steps svg { display: block; width: 100%; height: 18px; margin-top: 4px; }
   .pager { display: flex; gap: 12px; margin-top: 12px; }
   .csv { margin: 8px 0; }
+  fieldset.tiers { min-width: 0; border: 1px solid #c8cdd8; border-radius: 8px; margin: 12px 0; }
+  fieldset.tiers td input { width: 7em; } label.check { display: flex; gap: 8px; align-items: center; }
+  .payout-actions form { margin: 0 0 12px; align-items: end; } .payout-actions label { margin: 0; }
+  .payout-actions input { width: 16em; max-width: 100%; } .settle textarea { font-family: monospace; font-size: 13px; }
+  .preview tfoot th, .preview tfoot td { font-weight: 600; } h2 code, td code.id { overflow-wrap: anywhere; word-break: break-all; }
+  .settle button { background: #1d4ed8; color: #fff; } .filters button { margin: 0; padding: 8px 14px; }
   .search { display: flex; flex-wrap: wrap; gap: 8px; align-items: end; }
   .search label { margin: 0; } .search input { width: 16em; padding: 6px 8px; font-size: 15px; }
   .search select { padding: 6px 8px; font-size: 15px; }

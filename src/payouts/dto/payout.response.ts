@@ -35,6 +35,24 @@ export class PayoutRunResponse {
   /** Per currency. @example {"RUB": 1800000} */ currency_totals: Record<string, number>;
 }
 
+export class PayoutRunStatusCountsResponse {
+  /** @example 3 */ pending: number;
+  /** @example 8 */ paid: number;
+  /** @example 1 */ failed: number;
+  /** @example 0 */ canceled: number;
+}
+
+export class PayoutRunListItemResponse extends PayoutRunResponse {
+  /** `staff`, `platform`, `tenant` or `schedule`. @example "staff" */ trigger: string;
+  /** How many of the run's payouts are in each status now. */
+  status_counts: PayoutRunStatusCountsResponse;
+}
+
+export class PayoutRunListResponse {
+  items: PayoutRunListItemResponse[];
+  pagination: PaginationResponse;
+}
+
 export class SettleRunResponse {
   /** @example "run_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ run_id: string;
   /** Payouts marked paid by this upload. @example 12 */ paid_count: number;

@@ -1,0 +1,148 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiCookieAuth, ApiOperation, ApiProduces, ApiQuery, ApiResponse } from '@nestjs/swagger';
+import { ADMIN_SESSION } from '../admin-pages/admin-pages.openapi';
+import type { StaffRole } from '../access/principal';
+import {
+  ApiFormBody,
+  ApiHtmlPages,
+  ApiRedirect,
+  type SchemaObject,
+} from '../common/http/html-openapi';
+
+/**
+ * OpenAPI of the console's payouts pages (`/org/{slug}/payouts…`) and program page
+ * (`/org/{slug}/program`), as console.openapi.ts documents the others.
+ */
+
+const STRING: SchemaObject = { type: 'string' };
+const INT: SchemaObject = { type: 'integer', minimum: 1 };
+const CSRF: SchemaObject = { type: 'string', description: "The session's CSRF token" };
+const REFUSED: [number, string][] = [
+  [403, 'Another organisation, a lower role, or (on a form post) a missing or stale `_csrf`'],
+  [404, 'No such organisation (the platform admin), payout or run'],
+];
+
+const LANG: SchemaObject = { type: 'string', enum: ['ru', 'en'] };
+
+const who = (role: StaffRole) =>
+  `Staff of this organisation with the ${role} role or higher, or the platform admin.`;
+
+function page(summary: string, query: Record<string, SchemaObject>) {
+  return applyDecorators(
+    ApiOperation({ summary, description: who('viewer') }),
+    ApiCookieAuth(ADMIN_SESSION),
+    ...Object.entries({
+      ...query,
+      notice: STRING,
+      error: STRING,
+      lang: LANG,
+    }).map(([name, schema]) =>
+      ApiQuery({ name, required: false, schema, description: schema.description }),
+    ),
+    ApiHtmlPages([200, 'The page'], ...REFUSED),
+    ApiRedirect(303, 'No session: to the sign-in page', '/org/sign-in'),
+  );
+}
+
+function action(
+  summary: string,
+  fields: Record<string, SchemaObject>,
+  required: string[],
+  back: string,
+  pages: [number, string][] = [],
+) {
+  return applyDecorators(
+    ApiOperation({
+      summary,
+      description: `${who('manager')} Redirects to \`${back}\` with \`notice\` or \`error\`.`,
+    }),
+    ApiCookieAuth(ADMIN_SESSION),
+    ApiFormBody({ _csrf: CSRF, ...fields }, ['_csrf', ...required]),
+    ApiRedirect(303, 'The page with the outcome', back),
+    ApiHtmlPages(...pages, ...REFUSED),
+  );
+}
+
+const TIER_FIELDS: Record<string, SchemaObject> = {
+  lead_bonus: { type: 'string', description: 'Bonus per lead, in the currency (`50.00`)' },
+  grace_period_hours: { type: 'string', description: 'Hours before a bonus is approved' },
+  percent_0: { type: 'string', description: 'Tier n (0 = referrer): percent (`10`, `2.5`)' },
+  fixed_0: { type: 'string', description: 'Tier n: fixed amount in the currency (`100.00`)' },
+  amount: { type: 'string', description: 'The example conversion amount of the preview' },
+};
+
+export const PayoutsProgramDocs = {
+  payouts: () =>
+    page('The payouts: runs, payouts by run and status, settling a run', {
+      run: { type: 'string', description: 'Only the payouts of this run (run_…)' },
+      status: { type: 'string', enum: ['pending', 'paid', 'failed', 'canceled'] },
+      page: INT,
+      runs_page: INT,
+    }),
+  payout: () => page('One payout: what it pays, mark paid / failed, cancel', {}),
+  runCsv: () =>
+    applyDecorators(
+      ApiOperation({
+        summary: "The run's mass-payout CSV (docs/payouts.md)",
+        description: who('viewer'),
+      }),
+      ApiCookieAuth(ADMIN_SESSION),
+      ApiProduces('text/csv'),
+      ApiResponse({
+        status: 200,
+        description: 'RFC 4180 CSV, UTF-8',
+        content: { 'text/csv': { schema: { type: 'string' } } },
+      }),
+      ApiHtmlPages(...REFUSED),
+      ApiRedirect(303, 'No session: to the sign-in page', '/org/sign-in'),
+    ),
+  run: () => action('Runs payouts now', {}, [], '/org/{slug}/payouts?run={run_id}'),
+  settle: () =>
+    action(
+      'Settles a run from its CSV with a reference column (all or nothing)',
+      { csv: { type: 'string', description: 'The run CSV plus a `reference` column' } },
+      ['csv'],
+      '/org/{slug}/payouts?run={run_id}',
+      [[400, 'The page again with the refused lines, nothing marked paid']],
+    ),
+  paid: () =>
+    action(
+      'Marks the payout paid',
+      { reference: STRING },
+      ['reference'],
+      '/org/{slug}/payouts/{payout_id}',
+    ),
+  failed: () =>
+    action(
+      'Marks the payout failed',
+      { reason: STRING },
+      ['reason'],
+      '/org/{slug}/payouts/{payout_id}',
+    ),
+  cancel: () => action('Cancels the payout', {}, [], '/org/{slug}/payouts/{payout_id}'),
+  program: () =>
+    page('The program: the default program and the offers, with the cascade preview', {
+      offer: { type: 'string', description: 'Edit this offer’s program (ofr_…)' },
+      amount_kopecks: {
+        type: 'integer',
+        minimum: 1,
+        description: 'Preview amount (default 1000000)',
+      },
+    }),
+  saveProgram: () =>
+    action(
+      'Previews (`intent=preview`) or saves (`intent=save`) the default or an offer’s program',
+      {
+        intent: { type: 'string', enum: ['preview', 'save'] },
+        offer: { type: 'string', description: 'The offer (ofr_…); absent: the default program' },
+        use_default: { type: 'string', description: '`on`: the offer follows the default program' },
+        ...TIER_FIELDS,
+      },
+      ['intent'],
+      '/org/{slug}/program',
+      [
+        [200, 'The preview (intent=preview)'],
+        [400, 'The form again with what is wrong'],
+      ],
+    ),
+};

@@ -1,0 +1,253 @@
+import {
+  Controller,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+  UseFilters,
+} from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { plainToInstance } from 'class-transformer';
+import { IsString, Length } from 'class-validator';
+import { validateSync } from 'class-validator';
+import type { Request, Response } from 'express';
+import { Public } from '../../access/access.decorators';
+import { Org, OrgAction, type OrgContext, OrgPage } from '../../admin-pages/org-page.guard';
+import { ValidationFailedError } from '../../common/errors/domain-error';
+import { flattenValidationErrors } from '../../common/errors/validation';
+import { PageQueryDto } from '../../common/http/pagination.dto';
+import { PageSecurity } from '../../common/http/page-security';
+import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
+import { FormBody } from '../../common/pages/form';
+import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
+import { PageFilter } from '../../common/pages/page.filter';
+import { Pages } from '../../common/pages/pages.decorator';
+import {
+  ListPayoutsQueryDto,
+  MarkPayoutFailedDto,
+  MarkPayoutPaidDto,
+} from '../../payouts/dto/payout-requests.dto';
+import { withPayoutDefaults } from '../../payouts/payout-settings';
+import { PayoutsCsvService } from '../../payouts/payouts-csv.service';
+import { PayoutsService } from '../../payouts/payouts.service';
+import { PayoutsProgramDocs } from '../payouts-program.openapi';
+import { PartnersService } from '../partners/partners.service';
+import { type ConsoleCtx, consoleCtx } from '../views/layout';
+import { PAYOUT_TEXTS } from './payouts.i18n';
+import { payoutPage, payoutsPage } from './payouts.views';
+
+const PAGE_SIZE = 25;
+const RUNS_PAGE_SIZE = 10;
+
+class SettleFormDto {
+  /** The run CSV with a reference column, as text (the form's textarea). */
+  @IsString() @Length(1, 60_000) csv: string;
+}
+
+/**
+ * `/org/:slug/payouts`: runs, payouts by run and status, the run CSV, settling a run from the
+ * bank's file, and each payout's page with mark paid / failed / cancel (docs/console.md). Every
+ * change goes through src/payouts' services, as the Admin API's do.
+ */
+@ApiTags('admin-pages')
+@Controller('org/:slug/payouts')
+@Public()
+@Pages()
+export class PayoutsPagesController {
+  constructor(
+    private readonly payouts: PayoutsService,
+    private readonly csv: PayoutsCsvService,
+    private readonly partners: PartnersService,
+    private readonly security: PageSecurity,
+  ) {}
+
+  @Get()
+  @OrgPage('viewer')
+  @PayoutsProgramDocs.payouts()
+  async list(
+    @Org() org: OrgContext,
+    @Req() req: Request,
+    @Query(SingleQueryValues) query: Record<string, string>,
+  ): Promise<HtmlPage> {
+    return this.render(consoleCtx(org, req, this.security), query, {
+      notice: query.notice,
+      error: query.error,
+    });
+  }
+
+  @Post('runs')
+  @HttpCode(303)
+  @OrgAction('manager', 'payouts')
+  @PayoutsProgramDocs.run()
+  async run(@Org() org: OrgContext): Promise<Redirect> {
+    const run = (await this.payouts.run(org.tenant, org.actor))!;
+    return new Redirect(
+      withQuery(`/org/${org.tenant.slug}/payouts`, {
+        run: run.run_id,
+        notice: `run:${run.payouts_count}`,
+      }),
+    );
+  }
+
+  /** All or nothing; a refused file shows the page again with each refused line. */
+  @Post('runs/:run_id/settle')
+  @HttpCode(303)
+  @OrgAction('manager', 'payouts')
+  @PayoutsProgramDocs.settle()
+  async settle(
+    @Org() org: OrgContext,
+    @Req() req: Request,
+    @Param('run_id') runId: string,
+    @FormBody() form: SettleFormDto,
+  ): Promise<HtmlPage | Redirect> {
+    try {
+      const settled = await this.csv.settle(org.tenant.id, runId, form.csv, org.actor);
+      return new Redirect(
+        withQuery(`/org/${org.tenant.slug}/payouts`, {
+          run: runId,
+          notice: `settled:${settled.paid_count}`,
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ValidationFailedError)) throw error;
+      const ctx = consoleCtx(org, req, this.security);
+      return this.render(
+        ctx,
+        { run: runId },
+        { error: PAYOUT_TEXTS[ctx.fmt.lang].settleRefused, status: 400 },
+        { csv: form.csv, errors: error.errors ?? [] },
+      );
+    }
+  }
+
+  @Get(':payout_id')
+  @OrgPage('viewer')
+  @PayoutsProgramDocs.payout()
+  async payout(
+    @Org() org: OrgContext,
+    @Req() req: Request,
+    @Param('payout_id') payoutId: string,
+    @Query(SingleQueryValues) query: Record<string, string>,
+  ): Promise<HtmlPage> {
+    const ctx = consoleCtx(org, req, this.security);
+    const payout = await this.payouts.get(org.tenant.id, payoutId);
+    const names = await this.partners.names(org.tenant.id, [payout.user_id]);
+    return payoutPage(ctx, payout, names, { notice: query.notice, error: query.error });
+  }
+
+  @Post(':payout_id/paid')
+  @HttpCode(303)
+  @OrgAction('manager', 'payouts/:payout_id')
+  @PayoutsProgramDocs.paid()
+  async paid(
+    @Org() org: OrgContext,
+    @Param('payout_id') payoutId: string,
+    @FormBody() form: MarkPayoutPaidDto,
+  ): Promise<Redirect> {
+    await this.payouts.markPaid(org.tenant.id, payoutId, form.reference.trim(), org.actor);
+    return this.back(org, payoutId, 'paid');
+  }
+
+  @Post(':payout_id/failed')
+  @HttpCode(303)
+  @OrgAction('manager', 'payouts/:payout_id')
+  @PayoutsProgramDocs.failed()
+  async failed(
+    @Org() org: OrgContext,
+    @Param('payout_id') payoutId: string,
+    @FormBody() form: MarkPayoutFailedDto,
+  ): Promise<Redirect> {
+    await this.payouts.release(org.tenant.id, payoutId, 'failed', form.reason.trim(), org.actor);
+    return this.back(org, payoutId, 'failed');
+  }
+
+  @Post(':payout_id/cancel')
+  @HttpCode(303)
+  @OrgAction('manager', 'payouts/:payout_id')
+  @PayoutsProgramDocs.cancel()
+  async cancel(@Org() org: OrgContext, @Param('payout_id') payoutId: string): Promise<Redirect> {
+    await this.payouts.release(org.tenant.id, payoutId, 'canceled', null, org.actor);
+    return this.back(org, payoutId, 'canceled');
+  }
+
+  private back(org: OrgContext, payoutId: string, notice: string): Redirect {
+    const to = `/org/${org.tenant.slug}/payouts/${encodeURIComponent(payoutId)}`;
+    return new Redirect(withQuery(to, { notice }));
+  }
+
+  private async render(
+    ctx: ConsoleCtx,
+    query: Record<string, string>,
+    shown: { notice?: string; error?: string; status?: number },
+    settle?: { csv: string; errors: { field: string; message: string }[] },
+  ): Promise<HtmlPage> {
+    const filters = { run: query.run || undefined, status: query.status || undefined };
+    const dto = plainToInstance(ListPayoutsQueryDto, {
+      run_id: filters.run,
+      status: filters.status,
+      page: query.page || '1',
+      page_size: String(PAGE_SIZE),
+    });
+    const runsQuery = plainToInstance(PageQueryDto, {
+      page: query.runs_page || '1',
+      page_size: String(RUNS_PAGE_SIZE),
+    });
+    const refused = flattenValidationErrors([
+      ...validateSync(dto, { whitelist: true }),
+      ...validateSync(runsQuery, { whitelist: true }),
+    ]);
+    if (refused.length) {
+      shown = { ...shown, error: refused.map((x) => `${x.field}: ${x.message}`).join('; ') };
+      Object.assign(dto, { run_id: undefined, status: undefined, page: 1 });
+      Object.assign(runsQuery, { page: 1 });
+    }
+    const [runs, payouts] = await Promise.all([
+      this.payouts.runs(ctx.tenant.id, runsQuery),
+      this.payouts.list(ctx.tenant.id, dto),
+    ]);
+    const names = await this.partners.names(
+      ctx.tenant.id,
+      payouts.items.map((p) => p.user_id),
+    );
+    return payoutsPage(
+      ctx,
+      {
+        settings: withPayoutDefaults(ctx.tenant.payouts),
+        runs,
+        payouts,
+        names,
+        filters: refused.length ? {} : filters,
+        settle,
+      },
+      shown,
+    );
+  }
+}
+
+/** `/org/:slug/payouts/runs/:run_id.csv`: the run's mass-payout file, as the Admin API's. */
+@ApiTags('admin-pages')
+@Controller('org/:slug/payouts/runs')
+@Public()
+@UseFilters(PageFilter)
+export class PayoutsCsvPagesController {
+  constructor(private readonly csv: PayoutsCsvService) {}
+
+  @Get(':run_id.csv')
+  @OrgPage('viewer')
+  @PayoutsProgramDocs.runCsv()
+  async runCsv(
+    @Org() org: OrgContext,
+    @Param('run_id') runId: string,
+    @Res() res: Response,
+  ): Promise<void> {
+    const body = await this.csv.runCsv(org.tenant.id, runId);
+    res.status(200);
+    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Content-Disposition', `attachment; filename="payouts-${runId}.csv"`);
+    res.send(body);
+  }
+}

@@ -1,0 +1,434 @@
+import { CsrfField } from '../../common/pages/components';
+import type { HtmlPage } from '../../common/pages/page';
+import type { PayoutSettings } from '../../payouts/payout-settings';
+import { PAYOUT_STATUSES } from '../../payouts/payout.entity';
+import type {
+  PayoutListResponse,
+  PayoutResponse,
+  PayoutRunListResponse,
+} from '../../payouts/dto/payout.response';
+import type { FieldError } from '../../common/errors/domain-error';
+import { type ConsoleCtx, consolePage, DataTable, Pager, withParams } from '../views/layout';
+import { PAYOUT_TEXTS, type PayoutTexts } from './payouts.i18n';
+import { PAYOUTS_SCRIPT } from './payouts.script';
+
+/** `2026-11-21T09:30:00.000Z` → `2026-11-21 09:30`. */
+const minute = (iso: string) => iso.slice(0, 16).replace('T', ' ');
+
+/** A partner of a payout as the pages name them: `usr_…` → member id and display name. */
+export type PayoutNames = Map<string, { member_id: string; display_name: string }>;
+
+export interface PayoutsPageData {
+  settings: PayoutSettings;
+  runs: PayoutRunListResponse;
+  payouts: PayoutListResponse;
+  names: PayoutNames;
+  filters: { run?: string; status?: string };
+  /** The settle form as last sent, and the lines it was refused for. */
+  settle?: { csv: string; errors: FieldError[] };
+}
+
+const BADGE: Record<string, string> = {
+  pending: 'badge',
+  paid: 'badge on',
+  failed: 'badge off',
+  canceled: 'badge off',
+};
+
+export function PayoutStatus({ t, status }: { t: PayoutTexts; status: string }) {
+  const label = (t as unknown as Record<string, string>)[status] ?? status;
+  return (
+    <span class={BADGE[status] ?? 'badge'} data-payout-status={status}>
+      {label}
+    </span>
+  );
+}
+
+function scheduleText(t: PayoutTexts, schedule: string): string {
+  const [kind, day] = schedule.split(':');
+  if (kind === 'weekly') return t.weekly(Number(day));
+  if (kind === 'monthly') return t.monthly(Number(day));
+  return t.manual;
+}
+
+const NOTICES: Record<string, keyof PayoutTexts> = {
+  paid: 'markedPaid',
+  failed: 'markedFailed',
+  canceled: 'markedCanceled',
+};
+
+function noticeText(t: PayoutTexts, notice: string | undefined): string | undefined {
+  if (!notice) return undefined;
+  const key = NOTICES[notice];
+  if (key) return t[key] as string;
+  const run = /^run:(\d+)$/.exec(notice);
+  if (run) return t.runCreated(Number(run[1]));
+  const settled = /^settled:(\d+)$/.exec(notice);
+  if (settled) return t.settled(Number(settled[1]));
+  return notice;
+}
+
+/** The payouts page: settings, runs (with the run form), payouts by run and status, settling. */
+export function payoutsPage(
+  ctx: ConsoleCtx,
+  d: PayoutsPageData,
+  shown: { notice?: string; error?: string; status?: number },
+): HtmlPage {
+  const { t: common, int, money } = ctx.fmt;
+  const t = PAYOUT_TEXTS[ctx.fmt.lang];
+  const base = `/org/${ctx.tenant.slug}/payouts`;
+  const partnerHref = (userId: string) =>
+    `/org/${ctx.tenant.slug}/partners/${d.names.get(userId)?.member_id ?? userId}`;
+  const totals = (r: { currency_totals: Record<string, number> }) =>
+    Object.entries(r.currency_totals)
+      .map(([c, k]) => money(k, c))
+      .join(' · ') || money(0);
+  const run = d.filters.run;
+  return consolePage(
+    ctx,
+    {
+      title: common.payouts,
+      area: 'payouts',
+      script: PAYOUTS_SCRIPT,
+      notice: noticeText(t, shown.notice),
+      error: shown.error,
+      status: shown.status,
+    },
+    <>
+      <p class="muted">
+        {t.settings(
+          money(d.settings.minimum_kopecks),
+          scheduleText(t, d.settings.schedule),
+          d.settings.hold_days,
+        )}
+      </p>
+      <section aria-labelledby="runs-h">
+        <h2 id="runs-h">{t.runs}</h2>
+        {ctx.can('manager') ? (
+          <form method="post" action={`${base}/runs`} class="actions">
+            <CsrfField value={ctx.csrf} />
+            <button type="submit" data-action="run">
+              {t.runNow}
+            </button>
+            <span class="muted">{t.runHint}</span>
+          </form>
+        ) : (
+          <p class="muted">{t.viewerNote}</p>
+        )}
+        <DataTable
+          caption={t.runs}
+          hideCaption
+          headers={[t.created, t.run, t.trigger, t.count, t.total, t.byStatus, '']}
+          numeric={[3, 4]}
+          empty={common.nothing}
+          rows={d.runs.items.map((r) => [
+            minute(r.created_at),
+            <code class="id">{r.run_id}</code>,
+            r.trigger,
+            <span data-run-count={r.run_id}>{int(r.payouts_count)}</span>,
+            <span data-run-total={r.run_id} data-value={String(r.total_kopecks)}>
+              {totals(r)}
+            </span>,
+            [
+              r.status_counts.pending,
+              r.status_counts.paid,
+              r.status_counts.failed,
+              r.status_counts.canceled,
+            ]
+              .map(int)
+              .join(' / '),
+            <span class="row-actions">
+              <a href={withParams(base, { run: r.run_id })} data-run={r.run_id}>
+                {t.show}
+              </a>{' '}
+              <a href={`${base}/runs/${r.run_id}.csv`} data-run-csv={r.run_id} download>
+                {t.csv}
+              </a>
+            </span>,
+          ])}
+        />
+        {d.runs.pagination.total_pages > 1 && (
+          <nav class="pager" aria-label={t.runs}>
+            <span class="muted">
+              {common.pageOf(d.runs.pagination.page, d.runs.pagination.total_pages)}
+            </span>{' '}
+            {d.runs.pagination.page > 1 && (
+              <a href={withParams(base, { runs_page: String(d.runs.pagination.page - 1) })}>
+                {common.previous}
+              </a>
+            )}{' '}
+            {d.runs.pagination.page < d.runs.pagination.total_pages && (
+              <a href={withParams(base, { runs_page: String(d.runs.pagination.page + 1) })}>
+                {common.next}
+              </a>
+            )}
+          </nav>
+        )}
+      </section>
+      <section aria-labelledby="payouts-h">
+        <h2 id="payouts-h">
+          {run ? (
+            <>
+              {t.payoutsOfRun('')}
+              <code>{run}</code>
+            </>
+          ) : (
+            t.allPayouts
+          )}
+        </h2>
+        <form method="get" action={base} class="filters">
+          {run && <input type="hidden" name="run" value={run} />}
+          <label>
+            {t.status}{' '}
+            <select name="status">
+              <option value="">{t.any}</option>
+              {PAYOUT_STATUSES.map((s) => (
+                <option value={s} selected={d.filters.status === s}>
+                  {(t as unknown as Record<string, string>)[s]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" class="secondary">
+            {t.filter}
+          </button>
+          {run && <a href={base}>{t.allPayouts}</a>}
+        </form>
+        <p class="muted" data-payouts-total={String(d.payouts.pagination.total)}>
+          {common.found(d.payouts.pagination.total)}
+        </p>
+        <DataTable
+          caption={run ? t.payoutsOfRun(run) : t.allPayouts}
+          hideCaption
+          headers={[t.created, t.partner, t.amount, t.status, `${t.reference} / ${t.reason}`, '']}
+          numeric={[2]}
+          empty={common.nothing}
+          rows={d.payouts.items.map((p) => [
+            minute(p.created_at),
+            <a href={partnerHref(p.user_id)}>
+              {d.names.get(p.user_id)?.display_name ?? p.user_id}
+            </a>,
+            <span data-amount={String(p.amount_kopecks)}>
+              {money(p.amount_kopecks, p.currency)}
+            </span>,
+            <PayoutStatus t={t} status={p.status} />,
+            p.reference ?? p.failure_reason ?? '',
+            <a href={`${base}/${p.payout_id}`} data-payout={p.payout_id}>
+              {t.details}
+            </a>,
+          ])}
+        />
+        <Pager
+          ctx={ctx}
+          base={base}
+          params={d.filters}
+          page={d.payouts.pagination.page}
+          totalPages={d.payouts.pagination.total_pages}
+        />
+      </section>
+      {run && ctx.can('manager') && (
+        <section aria-labelledby="settle-h">
+          <h2 id="settle-h">{t.settleTitle}</h2>
+          <p class="muted">{t.settleHint}</p>
+          {d.settle?.errors.length ? (
+            <div class="error" id="settle-errors">
+              <p>{t.settleRefused}</p>
+              <ul>
+                {d.settle.errors.map((e) => (
+                  <li data-settle-error={e.field}>{`${e.field}: ${e.message}`}</li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
+          <form method="post" action={`${base}/runs/${run}/settle`} class="settle">
+            <CsrfField value={ctx.csrf} />
+            <div class="js-only" hidden>
+              <label for="settle-file">{t.file}</label>
+              <input type="file" accept=".csv,text/csv" id="settle-file" />
+            </div>
+            <label for="settle-csv">{t.csvText}</label>
+            <textarea
+              id="settle-csv"
+              name="csv"
+              rows={6}
+              required
+              spellcheck={false}
+              aria-describedby={d.settle?.errors.length ? 'settle-errors' : undefined}
+            >
+              {d.settle?.csv ?? ''}
+            </textarea>
+            <button type="submit" data-action="settle">
+              {t.settleSubmit}
+            </button>
+          </form>
+        </section>
+      )}
+    </>,
+  );
+}
+
+/** One payout: what it pays, and (for managers, while pending) mark paid / failed / cancel. */
+export function payoutPage(
+  ctx: ConsoleCtx,
+  p: PayoutResponse,
+  names: PayoutNames,
+  shown: { notice?: string; error?: string },
+): HtmlPage {
+  const { t: common, money } = ctx.fmt;
+  const t = PAYOUT_TEXTS[ctx.fmt.lang];
+  const base = `/org/${ctx.tenant.slug}/payouts`;
+  const who = names.get(p.user_id);
+  return consolePage(
+    ctx,
+    {
+      title: t.payout(p.payout_id),
+      area: 'payouts',
+      notice: noticeText(t, shown.notice),
+      error: shown.error,
+    },
+    <>
+      <dl class="profile">
+        <dt>{t.partner}</dt>
+        <dd>
+          <a href={`/org/${ctx.tenant.slug}/partners/${who?.member_id ?? p.user_id}`}>
+            {who?.display_name ?? p.user_id}
+          </a>
+        </dd>
+        <dt>{t.amount}</dt>
+        <dd data-amount={String(p.amount_kopecks)}>{money(p.amount_kopecks, p.currency)}</dd>
+        <dt>{t.status}</dt>
+        <dd>
+          <PayoutStatus t={t} status={p.status} />
+        </dd>
+        <dt>{t.run}</dt>
+        <dd>
+          <a href={withParams(base, { run: p.run_id })}>
+            <code>{p.run_id}</code>
+          </a>
+        </dd>
+        <dt>{t.created}</dt>
+        <dd>{minute(p.created_at)}</dd>
+        {p.paid_at && (
+          <>
+            <dt>{t.paidAt}</dt>
+            <dd>{minute(p.paid_at)}</dd>
+          </>
+        )}
+        {p.reference && (
+          <>
+            <dt>{t.reference}</dt>
+            <dd data-reference>{p.reference}</dd>
+          </>
+        )}
+        {p.failure_reason && (
+          <>
+            <dt>{t.reason}</dt>
+            <dd data-reason>{p.failure_reason}</dd>
+          </>
+        )}
+      </dl>
+      {p.status !== 'pending' ? (
+        <p class="muted">{t.notPending}</p>
+      ) : ctx.can('manager') ? (
+        <div class="payout-actions">
+          <form method="post" action={`${base}/${p.payout_id}/paid`} class="actions">
+            <CsrfField value={ctx.csrf} />
+            <label>
+              {t.reference} <input name="reference" required maxLength={200} />
+            </label>
+            <button type="submit" data-action="paid">
+              {t.markPaid}
+            </button>
+          </form>
+          <form method="post" action={`${base}/${p.payout_id}/failed`} class="actions">
+            <CsrfField value={ctx.csrf} />
+            <label>
+              {t.reason} <input name="reason" required maxLength={500} />
+            </label>
+            <button type="submit" data-action="failed" class="danger">
+              {t.markFailed}
+            </button>
+          </form>
+          <form method="post" action={`${base}/${p.payout_id}/cancel`} class="actions">
+            <CsrfField value={ctx.csrf} />
+            <button type="submit" data-action="cancel" class="danger">
+              {t.cancel}
+            </button>
+          </form>
+        </div>
+      ) : (
+        <p class="muted">{t.viewerNote}</p>
+      )}
+      <h2>{t.items}</h2>
+      <DataTable
+        caption={t.items}
+        hideCaption
+        headers={[t.item, 'ID', t.amount]}
+        numeric={[2]}
+        empty={common.nothing}
+        rows={p.items.map((i) => [
+          i.bonus_id ? t.bonus : t.clawback,
+          <code>{i.bonus_id ?? i.clawback_id}</code>,
+          money(i.amount_kopecks, p.currency),
+        ])}
+      />
+    </>,
+  );
+}
+
+/** The payouts section of a partner's page: balances per currency and the newest payouts. */
+export function PartnerPayouts(props: {
+  ctx: ConsoleCtx;
+  balances: {
+    currency: string;
+    available_kopecks: number;
+    in_payout_kopecks: number;
+    paid_kopecks: number;
+  }[];
+  payouts: { items: PayoutResponse[]; total: number };
+  memberId: string;
+}) {
+  const { ctx } = props;
+  const { t: common, money } = ctx.fmt;
+  const t = PAYOUT_TEXTS[ctx.fmt.lang];
+  const base = `/org/${ctx.tenant.slug}/payouts`;
+  return (
+    <section aria-labelledby="payouts-h">
+      <h2 id="payouts-h">{t.partnerPayouts(props.payouts.total)}</h2>
+      <DataTable
+        caption={common.balance}
+        hideCaption
+        headers={[common.currency, t.available, t.inPayout, t.paidTotal]}
+        numeric={[1, 2, 3]}
+        empty={common.nothing}
+        rows={props.balances.map((b) => [
+          b.currency,
+          <span data-balance="available" data-value={String(b.available_kopecks)}>
+            {money(b.available_kopecks, b.currency)}
+          </span>,
+          <span data-balance="in_payout" data-value={String(b.in_payout_kopecks)}>
+            {money(b.in_payout_kopecks, b.currency)}
+          </span>,
+          <span data-balance="paid" data-value={String(b.paid_kopecks)}>
+            {money(b.paid_kopecks, b.currency)}
+          </span>,
+        ])}
+      />
+      {props.payouts.items.length > 0 && (
+        <DataTable
+          caption={t.payouts}
+          hideCaption
+          headers={[t.created, t.amount, t.status, `${t.reference} / ${t.reason}`]}
+          numeric={[1]}
+          empty={common.nothing}
+          rows={props.payouts.items.map((p) => [
+            <a href={`${base}/${p.payout_id}`}>{minute(p.created_at)}</a>,
+            money(p.amount_kopecks, p.currency),
+            <PayoutStatus t={t} status={p.status} />,
+            p.reference ?? p.failure_reason ?? '',
+          ])}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,131 @@
+import { Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { Public } from '../../access/access.decorators';
+import { Org, OrgAction, type OrgContext, OrgPage } from '../../admin-pages/org-page.guard';
+import { PageSecurity } from '../../common/http/page-security';
+import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
+import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
+import { Pages } from '../../common/pages/pages.decorator';
+import type { OfferResponse } from '../../offers/dto/offer.response';
+import { OffersService } from '../../offers/offers.service';
+import type { Program } from '../../tenants/program';
+import { TenantsService } from '../../tenants/tenants.service';
+import { PayoutsProgramDocs } from '../payouts-program.openapi';
+import { type ConsoleCtx, consoleCtx } from '../views/layout';
+import {
+  DEFAULT_PREVIEW_KOPECKS,
+  formValues,
+  moneyText,
+  previewCascade,
+  programFromValues,
+  type ProgramFormValues,
+  valuesFromBody,
+} from './program.form';
+import { programPage } from './program.views';
+
+/**
+ * `/org/:slug/program`: the tenant's default program and each offer's, edited with a preview of
+ * the cascade on an example amount (the dry run's arithmetic). The Preview button posts the form
+ * and shows its cascade without saving; Save stores it through TenantsService or OffersService,
+ * as `PATCH /admin/v1/tenants/:slug` does.
+ */
+@ApiTags('admin-pages')
+@Controller('org/:slug/program')
+@Public()
+@Pages()
+export class ProgramPagesController {
+  constructor(
+    private readonly tenants: TenantsService,
+    private readonly offers: OffersService,
+    private readonly security: PageSecurity,
+  ) {}
+
+  @Get()
+  @OrgPage('viewer')
+  @PayoutsProgramDocs.program()
+  async show(
+    @Org() org: OrgContext,
+    @Req() req: Request,
+    @Query(SingleQueryValues) query: Record<string, string>,
+  ): Promise<HtmlPage> {
+    const ctx = consoleCtx(org, req, this.security);
+    const offers = (await this.offers.list(org.tenant.id)).items;
+    const offer = query.offer ? offers.find((o) => o.offer_id === query.offer) : undefined;
+    const given = /^\d{1,15}$/.test(query.amount_kopecks ?? '')
+      ? moneyText(Number(query.amount_kopecks))
+      : query.amount;
+    const program = (offer?.program as Program | null | undefined) ?? org.tenant.program;
+    const values = { ...formValues(program, DEFAULT_PREVIEW_KOPECKS), amount: given ?? '' };
+    if (!given) values.amount = moneyText(DEFAULT_PREVIEW_KOPECKS);
+    return this.render(ctx, offers, offer, !!offer && !offer.program, values, {
+      notice: query.notice,
+      error: query.offer && !offer ? `No offer "${query.offer}".` : query.error,
+    });
+  }
+
+  @Post()
+  @HttpCode(200)
+  @OrgAction('manager', 'program')
+  @PayoutsProgramDocs.saveProgram()
+  async submit(@Org() org: OrgContext, @Req() req: Request): Promise<HtmlPage | Redirect> {
+    const ctx = consoleCtx(org, req, this.security);
+    const body = req.body as Record<string, unknown>;
+    const offers = (await this.offers.list(org.tenant.id)).items;
+    const offerId = typeof body.offer === 'string' ? body.offer : undefined;
+    const offer = offerId ? offers.find((o) => o.offer_id === offerId) : undefined;
+    if (offerId && !offer) {
+      return new Redirect(
+        withQuery(`/org/${org.tenant.slug}/program`, { error: `No offer "${offerId}".` }),
+      );
+    }
+    const useDefault = !!offer && body.use_default === 'on';
+    const values = valuesFromBody(body);
+    const save = body.intent === 'save';
+    if (save && useDefault) {
+      await this.offers.setProgram(org.tenant.id, offer.offer_id, null, org.actor);
+      return this.saved(org, offer);
+    }
+    const parsed = programFromValues(values);
+    if ('errors' in parsed) {
+      return this.render(ctx, offers, offer, useDefault, values, { status: 400 }, parsed.errors);
+    }
+    if (!save) {
+      return this.render(ctx, offers, offer, useDefault, values, { notice: 'previewed' });
+    }
+    if (offer) {
+      await this.offers.setProgram(org.tenant.id, offer.offer_id, parsed.program, org.actor);
+    } else {
+      await this.tenants.update(org.tenant, { program: parsed.program }, org.actor);
+    }
+    return this.saved(org, offer);
+  }
+
+  private saved(org: OrgContext, offer: OfferResponse | undefined): Redirect {
+    return new Redirect(
+      withQuery(`/org/${org.tenant.slug}/program`, { offer: offer?.offer_id, notice: 'saved' }),
+    );
+  }
+
+  private render(
+    ctx: ConsoleCtx,
+    offers: OfferResponse[],
+    offer: OfferResponse | undefined,
+    useDefault: boolean,
+    values: ProgramFormValues,
+    shown: { notice?: string; error?: string; status?: number },
+    errors: { field: string; message: string }[] = [],
+  ): HtmlPage {
+    const parsed = errors.length ? undefined : programFromValues(values);
+    const preview =
+      parsed && !('errors' in parsed)
+        ? { rows: previewCascade(parsed.program, parsed.amount), amount_kopecks: parsed.amount }
+        : undefined;
+    const shownErrors = errors.length ? errors : parsed && 'errors' in parsed ? parsed.errors : [];
+    return programPage(
+      ctx,
+      { offers, offer, useDefault, values, preview, errors: shownErrors },
+      shown,
+    );
+  }
+}
