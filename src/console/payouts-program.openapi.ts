@@ -76,6 +76,7 @@ export const PayoutsProgramDocs = {
     page('The payouts: runs, payouts by run and status, settling a run', {
       run: { type: 'string', description: 'Only the payouts of this run (run_…)' },
       status: { type: 'string', enum: ['pending', 'paid', 'failed', 'canceled'] },
+      user: { type: 'string', description: 'Only this partner’s payouts (mbr_… or usr_…)' },
       page: INT,
       runs_page: INT,
     }),

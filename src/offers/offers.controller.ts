@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Post } from '@nestjs/common';
+import { Body, Controller, Get, Param, Patch, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Actor } from '../access/principal';
 import { Admin, CurrentActor, CurrentTenant } from '../access/access.decorators';
@@ -6,6 +6,7 @@ import { ApiProblems } from '../common/errors/problem.response';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { CreateOfferDto } from './dto/create-offer.dto';
 import { OfferListResponse, OfferResponse } from './dto/offer.response';
+import { UpdateOfferDto } from './dto/update-offer.dto';
 import { OffersService } from './offers.service';
 
 @ApiTags('admin')
@@ -31,5 +32,18 @@ export class OffersController {
   @ApiProblems(401, 403, 404)
   list(@CurrentTenant() tenant: TenantEntity): Promise<OfferListResponse> {
     return this.offers.list(tenant.id);
+  }
+
+  /** Replaces the offer's own program, or (`null`) lets the tenant's default pay its leads. */
+  @Patch(':offer_id')
+  @Admin('manager')
+  @ApiProblems(400, 401, 403, [404, 'offer_not_found'])
+  update(
+    @CurrentTenant() tenant: TenantEntity,
+    @Param('offer_id') offerId: string,
+    @Body() dto: UpdateOfferDto,
+    @CurrentActor() actor: Actor,
+  ): Promise<OfferResponse> {
+    return this.offers.setProgram(tenant.id, offerId, dto.program, actor);
   }
 }

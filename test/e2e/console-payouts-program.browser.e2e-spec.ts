@@ -29,6 +29,7 @@ const VARIANTS = [
 interface Seeded {
   org: TestTenant;
   manager: string;
+  owner: string;
   viewer: string;
   /** Referred by `mid`; each brings one conversion. */
   x: UpsertedUser;
@@ -73,6 +74,7 @@ describe('console payouts and program pages in a real browser (SPEC 9, 10)', () 
     return {
       org,
       manager: await createStaffToken(t, org.slug, 'manager'),
+      owner: await createStaffToken(t, org.slug, 'owner'),
       viewer: await createStaffToken(t, org.slug, 'viewer'),
       x,
       y,
@@ -257,12 +259,13 @@ describe('console payouts and program pages in a real browser (SPEC 9, 10)', () 
   );
 
   it.each(VARIANTS)(
-    'a manager edits the program and sees the preview change ($name)',
+    "an owner edits the program and sees the preview change; a manager an offer's ($name)",
     async ({ name, width, javaScriptEnabled }) => {
       const d = await seed();
+      // The default program is the tenant's: owners save it, as PATCH …/tenants/:slug.
       const context = await s().newContext({ viewport: { width, height: 900 }, javaScriptEnabled });
       const page = await context.newPage();
-      await signIn(page, s().base, d.manager);
+      await signIn(page, s().base, d.owner);
       await page.goto(`${s().base}/org/${d.org.slug}`);
       await clickAndWait(page, page.locator('nav a', { hasText: 'Программа' }));
       expect(await page.locator('h1').textContent()).toBe('Программа');
@@ -345,20 +348,59 @@ describe('console payouts and program pages in a real browser (SPEC 9, 10)', () 
         again.body.cascaded_bonuses.map((b: { amount_kopecks: number }) => b.amount_kopecks),
       ).toEqual([25000, 6000, 10000]);
 
-      // An offer's own program.
+      await context.close();
+
+      // A manager previews the default program but may not save it (no button; 403, unchanged).
+      const mc = await s().newContext({ viewport: { width, height: 900 }, javaScriptEnabled });
+      const mp = await mc.newPage();
+      await signIn(mp, s().base, d.manager);
+      await mp.goto(`${s().base}/org/${d.org.slug}/program`);
+      expect(await mp.locator('[data-action=save]').count()).toBe(0);
+      expect(await mp.locator('[data-action=preview]').count()).toBe(1);
+      const refused = await postForm(mc, `${s().base}/org/${d.org.slug}/program`, [
+        ['_csrf', await csrfOf(mp)],
+        ['intent', 'save'],
+        ['percent_0', '50'],
+      ]);
+      expect(refused.status()).toBe(403);
+      const kept = await s().t.http().get(`/admin/v1/tenants/${d.org.slug}`).set(admin(s().t));
+      expect(kept.body.program.tiers[0]).toEqual({ tier: 'referrer', percent_bp: 1250 });
+
+      // An offer's own program: the manager saves it, as PATCH …/offers/:offer_id.
       const offer = await s()
         .t.http()
         .post(`/admin/v1/tenants/${d.org.slug}/offers`)
         .set(admin(s().t))
         .send({ name: 'Премиум' });
-      await page.goto(`${s().base}/org/${d.org.slug}/program?offer=${offer.body.offer_id}`);
-      expect(await page.locator('input[name=use_default]').isChecked()).toBe(true);
-      await page.locator('input[name=use_default]').uncheck();
-      await page.locator('[data-tier-percent="0"]').fill('20');
-      await clickAndWait(page, page.locator('[data-action=save]'));
+      const page2 = mp;
+      await page2.goto(`${s().base}/org/${d.org.slug}/program?offer=${offer.body.offer_id}`);
+      expect(await page2.locator('input[name=use_default]').isChecked()).toBe(true);
+      await page2.locator('input[name=use_default]').uncheck();
+      await page2.locator('[data-tier-percent="0"]').fill('20');
+      await clickAndWait(page2, page2.locator('[data-action=save]'));
+      expect(await page2.locator('[role=status]').textContent()).toBe('Программа сохранена.');
       const offers = await api(d, '/offers');
       expect(offers.items[0].program.tiers[0]).toEqual({ tier: 'referrer', percent_bp: 2000 });
-      await context.close();
+      await page2.locator('input[name=use_default]').check();
+      await clickAndWait(page2, page2.locator('[data-action=save]'));
+      expect((await api(d, '/offers')).items[0].program).toBeNull();
+
+      // The API twin: PATCH …/offers/:offer_id (manager; a viewer 403; a missing program 400).
+      const patch = (token: string, body: object) =>
+        s()
+          .t.http()
+          .patch(`/admin/v1/tenants/${d.org.slug}/offers/${offer.body.offer_id}`)
+          .set('Authorization', `Bearer ${token}`)
+          .send(body);
+      const patched = await patch(d.manager, {
+        program: { tiers: [{ tier: 'referrer', fixed_kopecks: 500 }] },
+      });
+      expect(patched.status).toBe(200);
+      expect(patched.body.program.tiers).toEqual([{ tier: 'referrer', fixed_kopecks: 500 }]);
+      expect((await patch(d.viewer, { program: null })).status).toBe(403);
+      expect((await patch(d.manager, {})).status).toBe(400);
+      expect((await patch(d.manager, { program: null })).body.program).toBeNull();
+      await mc.close();
     },
     240_000,
   );

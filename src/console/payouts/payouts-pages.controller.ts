@@ -184,10 +184,15 @@ export class PayoutsPagesController {
     shown: { notice?: string; error?: string; status?: number },
     settle?: { csv: string; errors: { field: string; message: string }[] },
   ): Promise<HtmlPage> {
-    const filters = { run: query.run || undefined, status: query.status || undefined };
+    const filters = {
+      run: query.run || undefined,
+      status: query.status || undefined,
+      user: query.user || undefined,
+    };
     const dto = plainToInstance(ListPayoutsQueryDto, {
       run_id: filters.run,
       status: filters.status,
+      user_id: filters.user,
       page: query.page || '1',
       page_size: String(PAGE_SIZE),
     });
@@ -201,7 +206,7 @@ export class PayoutsPagesController {
     ]);
     if (refused.length) {
       shown = { ...shown, error: refused.map((x) => `${x.field}: ${x.message}`).join('; ') };
-      Object.assign(dto, { run_id: undefined, status: undefined, page: 1 });
+      Object.assign(dto, { run_id: undefined, status: undefined, user_id: undefined, page: 1 });
       Object.assign(runsQuery, { page: 1 });
     }
     const [runs, payouts] = await Promise.all([

@@ -23,7 +23,7 @@ export interface PayoutsPageData {
   runs: PayoutRunListResponse;
   payouts: PayoutListResponse;
   names: PayoutNames;
-  filters: { run?: string; status?: string };
+  filters: { run?: string; status?: string; user?: string };
   /** The settle form as last sent, and the lines it was refused for. */
   settle?: { csv: string; errors: FieldError[] };
 }
@@ -178,6 +178,7 @@ export function payoutsPage(
         </h2>
         <form method="get" action={base} class="filters">
           {run && <input type="hidden" name="run" value={run} />}
+          {d.filters.user && <input type="hidden" name="user" value={d.filters.user} />}
           <label>
             {t.status}{' '}
             <select name="status">
@@ -192,7 +193,7 @@ export function payoutsPage(
           <button type="submit" class="secondary">
             {t.filter}
           </button>
-          {run && <a href={base}>{t.allPayouts}</a>}
+          {(run || d.filters.user) && <a href={base}>{t.allPayouts}</a>}
         </form>
         <p class="muted" data-payouts-total={String(d.payouts.pagination.total)}>
           {common.found(d.payouts.pagination.total)}
@@ -414,6 +415,11 @@ export function PartnerPayouts(props: {
           </span>,
         ])}
       />
+      {props.payouts.total > props.payouts.items.length && (
+        <p>
+          <a href={withParams(base, { user: props.memberId })}>{t.allOfPartner}</a>
+        </p>
+      )}
       {props.payouts.items.length > 0 && (
         <DataTable
           caption={t.payouts}

@@ -5,7 +5,8 @@ import { Public } from '../../access/access.decorators';
 import { Org, OrgAction, type OrgContext, OrgPage } from '../../admin-pages/org-page.guard';
 import { PageSecurity } from '../../common/http/page-security';
 import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
-import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
+import { type HtmlPage, PageException, Redirect, withQuery } from '../../common/pages/page';
+import { notAllowedPage } from '../../admin-pages/views/layout';
 import { Pages } from '../../common/pages/pages.decorator';
 import type { OfferResponse } from '../../offers/dto/offer.response';
 import { OffersService } from '../../offers/offers.service';
@@ -80,6 +81,13 @@ export class ProgramPagesController {
       );
     }
     const useDefault = !!offer && body.use_default === 'on';
+    // As the Admin API: the default program is the tenant's (PATCH …/tenants/:slug, owner), an
+    // offer's is the offer's (manager).
+    if (body.intent === 'save' && !offer && !org.can('owner')) {
+      throw new PageException(
+        notAllowedPage(403, 'Saving the default program needs the owner role.'),
+      );
+    }
     const values = valuesFromBody(body);
     const save = body.intent === 'save';
     if (save && useDefault) {

@@ -34,6 +34,8 @@ export function programPage(
   const percentFmt = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
   const base = `/org/${ctx.tenant.slug}/program`;
   const canEdit = ctx.can('manager');
+  // As the Admin API: the default program is saved by owners, an offer's by managers.
+  const canSave = d.offer ? canEdit : ctx.can('owner');
   const title = d.offer ? t.offerProgram(d.offer.name) : t.defaultProgram;
   const notice =
     shown.notice === 'saved' ? t.saved : shown.notice === 'previewed' ? t.previewed : shown.notice;
@@ -196,9 +198,13 @@ export function programPage(
               >
                 {t.preview}
               </button>
-              <button type="submit" name="intent" value="save" data-action="save">
-                {t.save}
-              </button>
+              {canSave ? (
+                <button type="submit" name="intent" value="save" data-action="save">
+                  {t.save}
+                </button>
+              ) : (
+                <span class="muted">{t.ownerNote}</span>
+              )}
             </div>
           </form>
         ) : (
