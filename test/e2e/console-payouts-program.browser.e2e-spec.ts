@@ -327,7 +327,10 @@ describe('console payouts and program pages in a real browser (SPEC 9, 10)', () 
         );
       }
       await clickAndWait(page, page.locator('[data-action=save]'));
-      expect(await page.locator('[role=alert]').textContent()).toContain('10000');
+      expect(await page.locator('[role=alert]').textContent()).toBe(
+        'Уровни: проценты всех уровней вместе больше 100 %',
+      );
+      expect(await page.locator('[data-preview-table]').isVisible()).toBe(false);
       await page.locator('[data-tier-percent="1"]').fill('3');
 
       // Save: the API's program is the form's, and the dry run pays by it.

@@ -16,6 +16,7 @@ import { PayoutsProgramDocs } from '../payouts-program.openapi';
 import { type ConsoleCtx, consoleCtx } from '../views/layout';
 import {
   DEFAULT_PREVIEW_KOPECKS,
+  FORM_ERRORS,
   formValues,
   moneyText,
   previewCascade,
@@ -94,7 +95,7 @@ export class ProgramPagesController {
       await this.offers.setProgram(org.tenant.id, offer.offer_id, null, org.actor);
       return this.saved(org, offer);
     }
-    const parsed = programFromValues(values);
+    const parsed = programFromValues(values, FORM_ERRORS[ctx.fmt.lang]);
     if ('errors' in parsed) {
       return this.render(ctx, offers, offer, useDefault, values, { status: 400 }, parsed.errors);
     }
@@ -124,7 +125,7 @@ export class ProgramPagesController {
     shown: { notice?: string; error?: string; status?: number },
     errors: { field: string; message: string }[] = [],
   ): HtmlPage {
-    const parsed = errors.length ? undefined : programFromValues(values);
+    const parsed = errors.length ? undefined : programFromValues(values, FORM_ERRORS[ctx.fmt.lang]);
     const preview =
       parsed && !('errors' in parsed)
         ? { rows: previewCascade(parsed.program, parsed.amount), amount_kopecks: parsed.amount }

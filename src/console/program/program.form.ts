@@ -61,6 +61,43 @@ export function formValues(program: Program, amountKopecks: number, spare = 2): 
   };
 }
 
+/** What is wrong with a program form, in the page's language. */
+const FORM_ERRORS_EN = {
+  leadBonus: 'Bonus per lead',
+  grace: 'Hours before approval',
+  amount: 'Example amount',
+  tiers: 'Tiers',
+  tier: (n: number, name: string) => `Tier ${n} (${name})`,
+  money: 'must be an amount such as 100.00',
+  hours: 'must be whole hours, 0 to 8760',
+  positive: 'must be an amount above 0',
+  afterEmpty: 'comes after an empty tier; fill the tiers in order',
+  both: 'give a percent or a fixed amount, not both',
+  percent: 'percent must be 0 to 100, such as 2.5',
+  noTiers: 'at least the referrer tier is needed',
+  sum: 'the percents of all tiers add up to more than 100 %',
+};
+export type FormErrorTexts = typeof FORM_ERRORS_EN;
+
+export const FORM_ERRORS: Record<'en' | 'ru', FormErrorTexts> = {
+  en: FORM_ERRORS_EN,
+  ru: {
+    leadBonus: 'Бонус за лид',
+    grace: 'Часов до одобрения',
+    amount: 'Пример суммы',
+    tiers: 'Уровни',
+    tier: (n, name) => `Уровень ${n} (${name})`,
+    money: 'нужна сумма вида 100.00',
+    hours: 'нужно целое число часов от 0 до 8760',
+    positive: 'нужна сумма больше 0',
+    afterEmpty: 'идёт после пустого уровня; заполняйте уровни по порядку',
+    both: 'укажите процент или фиксированную сумму, не то и другое',
+    percent: 'процент от 0 до 100, например 2,5',
+    noTiers: 'нужен хотя бы уровень referrer',
+    sum: 'проценты всех уровней вместе больше 100 %',
+  },
+};
+
 /** The form's fields from a posted body (`percent_<i>`, `fixed_<i>`, i < 21). */
 export function valuesFromBody(body: Record<string, unknown>): ProgramFormValues {
   const text = (name: string) => (typeof body[name] === 'string' ? String(body[name]) : '');
@@ -84,22 +121,21 @@ export function valuesFromBody(body: Record<string, unknown>): ProgramFormValues
  */
 export function programFromValues(
   v: ProgramFormValues,
+  e: FormErrorTexts = FORM_ERRORS.en,
 ): { program: Program; amount: number } | { errors: FieldError[] } {
   const errors: FieldError[] = [];
   const leadBonus = parseMoney(v.lead_bonus || '0');
-  if (leadBonus === undefined)
-    errors.push({ field: 'lead_bonus', message: 'must be an amount such as 50.00' });
+  if (leadBonus === undefined) errors.push({ field: e.leadBonus, message: e.money });
   const grace = /^\d{1,4}$/.test(v.grace_period_hours.trim())
     ? Number(v.grace_period_hours.trim())
     : undefined;
-  if (grace === undefined || grace > 24 * 365)
-    errors.push({ field: 'grace_period_hours', message: 'must be whole hours, 0 to 8760' });
+  if (grace === undefined || grace > 24 * 365) errors.push({ field: e.grace, message: e.hours });
   const amount = parseMoney(v.amount || moneyText(DEFAULT_PREVIEW_KOPECKS));
-  if (!amount) errors.push({ field: 'amount', message: 'must be an amount above 0' });
+  if (!amount) errors.push({ field: e.amount, message: e.positive });
   const tiers: ProgramTier[] = [];
   let ended = false;
   v.tiers.forEach((row, i) => {
-    const field = `tier ${i + 1} (${tierName(i)})`;
+    const field = e.tier(i + 1, tierName(i));
     const percent = row.percent.trim();
     const fixed = row.fixed.trim();
     if (!percent && !fixed) {
@@ -107,28 +143,28 @@ export function programFromValues(
       return;
     }
     if (ended) {
-      errors.push({ field, message: 'comes after an empty tier; fill the tiers in order' });
+      errors.push({ field, message: e.afterEmpty });
       return;
     }
     if (percent && fixed) {
-      errors.push({ field, message: 'give a percent or a fixed amount, not both' });
+      errors.push({ field, message: e.both });
       return;
     }
     if (percent) {
       const bp = parsePercent(percent);
-      if (bp === undefined)
-        errors.push({ field, message: 'percent must be 0 to 100, such as 2.5' });
+      if (bp === undefined) errors.push({ field, message: e.percent });
       else tiers.push({ tier: tierName(i), percent_bp: bp });
     } else {
       const kopecks = parseMoney(fixed);
-      if (kopecks === undefined)
-        errors.push({ field, message: 'fixed amount must be such as 100.00' });
+      if (kopecks === undefined) errors.push({ field, message: e.money });
       else tiers.push({ tier: tierName(i), fixed_kopecks: kopecks });
     }
   });
-  if (!errors.length) {
-    for (const e of tierErrors(tiers, 'tiers')) errors.push(e);
-  }
+  if (!errors.length && !tiers.length) errors.push({ field: e.tiers, message: e.noTiers });
+  const percentSum = tiers.reduce((sum, t) => sum + (t.percent_bp ?? 0), 0);
+  if (!errors.length && percentSum > 10000) errors.push({ field: e.tiers, message: e.sum });
+  // The API's own rules, for anything the form's checks above did not already say.
+  if (!errors.length) errors.push(...tierErrors(tiers, 'tiers'));
   if (errors.length) return { errors };
   return {
     program: { lead_bonus_kopecks: leadBonus!, tiers, grace_period_hours: grace! },

@@ -39,6 +39,7 @@ export const PROGRAM_SCRIPT = `
     }
     if (sumBp > 10000 || !out.length || !out[0]) ok = false;
     document.querySelector('[data-preview-state]').hidden = ok;
+    document.querySelector('[data-preview-table]').hidden = !ok;
     if (!ok) return;
     for (var j = 0; j < rows.length; j++) {
       var r = out[j];

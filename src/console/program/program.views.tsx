@@ -229,7 +229,14 @@ export function programPage(
         <p class="error" data-preview-state hidden={!!d.preview}>
           {t.invalid}
         </p>
-        <div class="table" tabIndex={0} role="region" aria-labelledby="preview-h">
+        <div
+          class="table"
+          tabIndex={0}
+          role="region"
+          aria-labelledby="preview-h"
+          data-preview-table
+          hidden={!d.preview}
+        >
           <table>
             <thead>
               <tr>

@@ -1,0 +1,30 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Admin, CurrentTenant } from '../../access/access.decorators';
+import { ApiProblems } from '../../common/errors/problem.response';
+import type { TenantEntity } from '../../tenants/tenant.entity';
+import { ListConversionsQueryDto } from './conversions.dto';
+import { ConversionListResponse } from './conversions.response';
+import { ConversionListService } from './conversions-list.service';
+
+@ApiTags('admin')
+@Controller('admin/v1/tenants/:slug/conversions')
+export class ConversionsListAdminController {
+  constructor(private readonly conversions: ConversionListService) {}
+
+  /**
+   * The tenant's conversions, newest first, each with its partner (the lead's referrer), the
+   * customer (the lead's contact name) and its commission (bonuses neither rejected nor
+   * reversed); filtered by `status`, `user_id` and the UTC days `from`…`to` (both inclusive).
+   * The console's conversions page.
+   */
+  @Get()
+  @Admin('viewer')
+  @ApiProblems(400, 401, 403, 404)
+  list(
+    @CurrentTenant() tenant: TenantEntity,
+    @Query() query: ListConversionsQueryDto,
+  ): Promise<ConversionListResponse> {
+    return this.conversions.list(tenant.id, query);
+  }
+}

@@ -1,0 +1,108 @@
+import {
+  Controller,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+  UseFilters,
+} from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Public } from '../../access/access.decorators';
+import { Org, OrgAction, type OrgContext, OrgPage } from '../../admin-pages/org-page.guard';
+import { PageSecurity } from '../../common/http/page-security';
+import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
+import { FormBody } from '../../common/pages/form';
+import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
+import { PageFilter } from '../../common/pages/page.filter';
+import { Pages } from '../../common/pages/pages.decorator';
+import { ConversionsService } from '../../conversions/conversions.service';
+import { parseList, pick, sendCsv } from '../lists';
+import { RecordDocs } from '../records.openapi';
+import { consoleCtx } from '../views/layout';
+import {
+  CONVERSION_FILTERS,
+  ListConversionsQueryDto,
+  ReverseConversionForm,
+} from './conversions.dto';
+import { ConversionListService } from './conversions-list.service';
+import { conversionsPage } from './conversions.views';
+
+/** `/org/:slug/conversions`: the list (status, partner, period, pages) and reversal. */
+@ApiTags('admin-pages')
+@Controller('org/:slug/conversions')
+@Public()
+@Pages()
+export class ConversionsPagesController {
+  constructor(
+    private readonly list: ConversionListService,
+    private readonly conversions: ConversionsService,
+    private readonly security: PageSecurity,
+  ) {}
+
+  @Get()
+  @OrgPage('viewer')
+  @RecordDocs.conversions()
+  async page(
+    @Org() org: OrgContext,
+    @Req() req: Request,
+    @Query(SingleQueryValues) query: Record<string, string>,
+  ): Promise<HtmlPage> {
+    const ctx = consoleCtx(org, req, this.security);
+    const filters = pick(query, CONVERSION_FILTERS);
+    const { dto, error } = parseList(ListConversionsQueryDto, filters, query.page);
+    const list = dto && (await this.list.list(org.tenant.id, dto));
+    return conversionsPage(ctx, filters, list, {
+      notice: query.notice,
+      reversed: query.reversed,
+      error: error ?? query.error,
+    });
+  }
+
+  @Post(':conversion_id/reverse')
+  @HttpCode(303)
+  @OrgAction('manager', 'conversions')
+  @RecordDocs.reverse()
+  async reverse(
+    @Org() org: OrgContext,
+    @Param('conversion_id') conversionId: string,
+    @FormBody() form: ReverseConversionForm,
+  ): Promise<Redirect> {
+    await this.conversions.reverse(org.tenant.id, conversionId, form.reason, org.actor);
+    const kept = pick(Object.fromEntries(new URLSearchParams(form.back ?? '')), [
+      ...CONVERSION_FILTERS,
+      'page',
+      'lang',
+    ]);
+    const back = `/org/${org.tenant.slug}/conversions`;
+    return new Redirect(withQuery(back, { ...kept, reversed: conversionId }));
+  }
+}
+
+/** `/org/:slug/conversions.csv`: the conversions export with the page's filters, streamed. */
+@ApiTags('admin-pages')
+@Controller('org/:slug')
+@Public()
+@UseFilters(PageFilter)
+export class ConversionsCsvController {
+  constructor(private readonly list: ConversionListService) {}
+
+  @Get('conversions.csv')
+  @OrgPage('viewer')
+  @RecordDocs.conversionsCsv()
+  async csv(
+    @Org() org: OrgContext,
+    @Query(SingleQueryValues) query: Record<string, string>,
+    @Res() res: Response,
+  ): Promise<void> {
+    const { dto, error } = parseList(ListConversionsQueryDto, pick(query, CONVERSION_FILTERS));
+    if (!dto) {
+      res.status(400).type('text/plain').send(error);
+      return;
+    }
+    sendCsv(res, `conversions-${org.tenant.slug}.csv`, await this.list.csv(org.tenant.id, dto));
+  }
+}

@@ -1,0 +1,125 @@
+import { CsrfField } from '../../common/pages/components';
+import type { HtmlPage } from '../../common/pages/page';
+import { RECORD_TEXTS } from '../views/i18n-records';
+import { type ConsoleCtx, consolePage, DataTable, Pager, withParams } from '../views/layout';
+import { RecordFilters } from '../views/record-filters';
+import { CONVERSION_STATUSES } from './conversions.dto';
+import type { ConversionListResponse } from './conversions.response';
+
+/** `2026-11-21T09:30:00.000Z` → `2026-11-21 09:30`. */
+const minute = (iso: string) => iso.slice(0, 16).replace('T', ' ');
+
+type Filters = { status?: string; user_id?: string; from?: string; to?: string };
+
+/** The conversions: filters, CSV of the same filters, the list newest first, reversal. */
+export function conversionsPage(
+  ctx: ConsoleCtx,
+  filters: Filters,
+  list: ConversionListResponse | undefined,
+  shown: { notice?: string; reversed?: string; error?: string },
+): HtmlPage {
+  const { t, money } = ctx.fmt;
+  const r = RECORD_TEXTS[ctx.fmt.lang];
+  const slug = ctx.tenant.slug;
+  const base = `/org/${slug}/conversions`;
+  const manage = ctx.can('manager');
+  const back = new URLSearchParams(
+    Object.entries({ ...filters, page: list ? String(list.pagination.page) : undefined }).filter(
+      (kv): kv is [string, string] => !!kv[1],
+    ),
+  ).toString();
+  return consolePage(
+    ctx,
+    {
+      title: t.conversions,
+      area: 'conversions',
+      notice: shown.reversed ? r.reversed(shown.reversed) : shown.notice,
+      error: shown.error,
+    },
+    <>
+      <RecordFilters
+        ctx={ctx}
+        base={base}
+        filters={filters}
+        statuses={CONVERSION_STATUSES.map((s) => [s, r.conversionStatus[s]])}
+      />
+      {list && (
+        <>
+          <p class="muted" data-total={String(list.pagination.total)}>
+            {t.found(list.pagination.total)}
+          </p>
+          <p class="csv">
+            <a href={withParams(`/org/${slug}/conversions.csv`, filters)} download>
+              {t.csv}
+            </a>
+          </p>
+          {!manage && <p class="muted">{r.viewerCannotReverse}</p>}
+          <DataTable
+            caption={t.conversions}
+            hideCaption
+            headers={[
+              t.created,
+              t.partner,
+              t.amount,
+              r.commission,
+              t.status,
+              r.customer,
+              r.order,
+              manage ? r.reverse : r.reason,
+            ]}
+            numeric={[2, 3]}
+            empty={t.nothing}
+            rows={list.items.map((c) => [
+              minute(c.created_at),
+              <a href={`/org/${slug}/partners/${c.user_id}`}>{c.partner_name}</a>,
+              <span data-amount={String(c.amount_kopecks)}>
+                {money(c.amount_kopecks, c.currency)}
+              </span>,
+              <span data-commission={String(c.commission_kopecks)}>
+                {money(c.commission_kopecks, c.currency)}
+              </span>,
+              <span
+                class={c.status === 'reversed' ? 'badge off' : 'badge on'}
+                data-status={c.status}
+              >
+                {r.conversionStatus[c.status] ?? c.status}
+              </span>,
+              c.customer_name,
+              <span data-conversion={c.conversion_id}>{c.external_order_id}</span>,
+              c.status === 'reversed' ? (
+                <span class="muted">
+                  {c.reversed_at ? `${minute(c.reversed_at)} · ` : ''}
+                  {c.reverse_reason ?? ''}
+                </span>
+              ) : manage ? (
+                <form method="post" action={`${base}/${c.conversion_id}/reverse`} class="row-form">
+                  <CsrfField value={ctx.csrf} />
+                  <input type="hidden" name="back" value={back} />
+                  <input
+                    name="reason"
+                    required
+                    maxLength={500}
+                    aria-label={r.reverseReason(c.external_order_id)}
+                    placeholder={r.reason}
+                  />
+                  <button type="submit" class="danger" data-action="reverse">
+                    {r.reverse}
+                  </button>
+                </form>
+              ) : (
+                ''
+              ),
+            ])}
+          />
+          <Pager
+            ctx={ctx}
+            base={base}
+            params={filters}
+            page={list.pagination.page}
+            totalPages={list.pagination.total_pages}
+          />
+        </>
+      )}
+    </>,
+  );
+}

@@ -1,0 +1,124 @@
+import { type ClassConstructor, plainToInstance } from 'class-transformer';
+import {
+  Matches,
+  Validate,
+  validateSync,
+  type ValidationArguments,
+  ValidatorConstraint,
+} from 'class-validator';
+import type { Response } from 'express';
+import type { Readable } from 'node:stream';
+import { flattenValidationErrors } from '../common/errors/validation';
+import { PageQueryDto } from '../common/http/pagination.dto';
+import { Optional } from '../common/validation/optional';
+import { MEMBER_REF, MEMBER_REF_MESSAGE } from '../users/dto/upsert-user.dto';
+import { isDay } from './stats/stats.dto';
+
+/**
+ * What the console's lists of records share (conversions, leads): a partner, a period of UTC
+ * days (both inclusive) and pages; each list adds its own filters. The same conditions serve the
+ * list, its API twin and its CSV link (the transfer exports, ExportsService, with the filter).
+ */
+
+@ValidatorConstraint({ name: 'isDay' })
+class RealDay {
+  validate(value: unknown) {
+    // PostgreSQL has no year 0.
+    return isDay(value) && value >= '0001-01-01';
+  }
+  defaultMessage(args: ValidationArguments) {
+    return `${args.property} must be a day YYYY-MM-DD`;
+  }
+}
+
+@ValidatorConstraint({ name: 'notBeforeFrom' })
+class NotBeforeFrom {
+  validate(value: unknown, args: ValidationArguments) {
+    const from = (args.object as { from?: unknown }).from;
+    return !isDay(from) || !isDay(value) || value >= from;
+  }
+  defaultMessage() {
+    return 'to must not be before from';
+  }
+}
+
+export class RecordListQueryDto extends PageQueryDto {
+  /** Only this partner's (the referrer of the lead): `mbr_…` or `usr_…`. */
+  @Optional()
+  @Matches(MEMBER_REF, { message: MEMBER_REF_MESSAGE })
+  user_id?: string;
+
+  /** First day (inclusive, UTC). @example "2026-11-01" */
+  @Optional() @Validate(RealDay) from?: string;
+
+  /** Last day (inclusive, UTC). @example "2026-11-30" */
+  @Optional() @Validate(RealDay) @Validate(NotBeforeFrom) to?: string;
+}
+
+/** SQL conditions with `$2…` parameters ($1 is the tenant), ANDed together. */
+export class Conditions {
+  private readonly parts: string[] = [];
+  readonly params: string[] = [];
+
+  /** Adds `sql` with `?` standing for `value` (every `?` the same value). */
+  add(sql: string, value: string | undefined): this {
+    if (value === undefined || value === '') return this;
+    this.params.push(value);
+    this.parts.push(sql.replace(/\?/g, `$${this.params.length + 1}`));
+    return this;
+  }
+
+  /** `created_at` of `alias` within the days `from`…`to` (UTC, both inclusive). */
+  period(column: string, from?: string, to?: string): this {
+    this.add(`${column} >= (?::date)::timestamp AT TIME ZONE 'UTC'`, from);
+    return this.add(`${column} < (?::date + 1)::timestamp AT TIME ZONE 'UTC'`, to);
+  }
+
+  get sql(): string {
+    return this.parts.join(' AND ');
+  }
+}
+
+/** The non-empty values of the query among `names` (the filters kept by links and the CSV). */
+export function pick<K extends string>(
+  query: Record<string, string>,
+  names: readonly K[],
+): Partial<Record<K, string>> {
+  return Object.fromEntries(
+    names.filter((n) => query[n]).map((n) => [n, query[n].trim()]),
+  ) as Partial<Record<K, string>>;
+}
+
+/** The rows of a console page. */
+export const PAGE_SIZE = 25;
+
+/**
+ * A list's filters (and page) as its DTO, validated by the Admin API's rules; a refusal is the
+ * message the page shows (and the CSV answers with 400).
+ */
+export function parseList<T extends object>(
+  type: ClassConstructor<T>,
+  filters: Record<string, string | undefined>,
+  page?: string,
+): { dto?: T; error?: string } {
+  const dto = plainToInstance(type, {
+    ...filters,
+    ...(page === undefined ? {} : { page: page || '1', page_size: String(PAGE_SIZE) }),
+  });
+  const refused = flattenValidationErrors(validateSync(dto, { whitelist: true }));
+  if (!refused.length) return { dto };
+  return { error: refused.map((x) => `${x.field}: ${x.message}`).join('; ') };
+}
+
+/** Streams an export to the browser as a download; a failure mid-way cuts the response. */
+export function sendCsv(res: Response, filename: string, stream: Readable): void {
+  res.status(200);
+  res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
+  stream.on('error', (error: Error) => res.destroy(error));
+  res.on('close', () => {
+    if (!stream.readableEnded) stream.destroy();
+  });
+  stream.pipe(res);
+}

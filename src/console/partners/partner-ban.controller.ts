@@ -1,0 +1,45 @@
+import { Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsString, Length } from 'class-validator';
+import { Public } from '../../access/access.decorators';
+import { Org, OrgAction, type OrgContext } from '../../admin-pages/org-page.guard';
+import { FormBody } from '../../common/pages/form';
+import { Redirect, withQuery } from '../../common/pages/page';
+import { Pages } from '../../common/pages/pages.decorator';
+import { BansService } from '../../fraud/bans.service';
+import { RecordDocs } from '../records.openapi';
+
+/** The ban form of a partner's page: why, 1–500 characters after trimming. */
+export class BanPartnerForm {
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value))
+  @IsString()
+  @Length(1, 500, { message: 'A ban needs a reason (at most 500 characters).' })
+  reason: string;
+}
+
+/**
+ * `POST /org/:slug/partners/:user_id/ban`: BansService's ban (docs/fraud.md), which deactivates
+ * the partner, rejects their pending bonuses, disables their links and records the audit entry.
+ */
+@ApiTags('admin-pages')
+@Controller('org/:slug/partners')
+@Public()
+@Pages()
+export class PartnerBanPagesController {
+  constructor(private readonly bans: BansService) {}
+
+  @Post(':user_id/ban')
+  @HttpCode(303)
+  @OrgAction('manager', 'partners/:user_id')
+  @RecordDocs.ban()
+  async ban(
+    @Org() org: OrgContext,
+    @Param('user_id') userId: string,
+    @FormBody() form: BanPartnerForm,
+  ): Promise<Redirect> {
+    const banned = await this.bans.ban(org.tenant.id, userId, form.reason, org.actor);
+    const back = `/org/${org.tenant.slug}/partners/${encodeURIComponent(banned.user_id)}`;
+    return new Redirect(withQuery(back, { notice: 'banned' }));
+  }
+}

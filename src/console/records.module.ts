@@ -1,0 +1,40 @@
+import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { OrgPageGuard } from '../admin-pages/org-page.guard';
+import { PageFormGuard, PageSecurity } from '../common/http/page-security';
+import { ConversionsModule } from '../conversions/conversions.module';
+import { BansModule } from '../fraud/bans.module';
+import { TransferModule } from '../transfer/transfer.module';
+import { ConversionsListAdminController } from './conversions/conversions-admin.controller';
+import { ConversionListService } from './conversions/conversions-list.service';
+import {
+  ConversionsCsvController,
+  ConversionsPagesController,
+} from './conversions/conversions-pages.controller';
+import { LeadsListAdminController } from './leads/leads-admin.controller';
+import { LeadListService } from './leads/leads-list.service';
+import { LeadsCsvController, LeadsPagesController } from './leads/leads-pages.controller';
+import { PartnerBanPagesController } from './partners/partner-ban.controller';
+
+const PAGE_CONTROLLERS = [
+  ConversionsCsvController,
+  ConversionsPagesController,
+  LeadsCsvController,
+  LeadsPagesController,
+  PartnerBanPagesController,
+];
+
+/**
+ * The console's record pages (docs/console.md): conversions (with reversal) and leads, their API
+ * twins and CSV links (the transfer exports with the page's filters), and the ban form of a
+ * partner's page. Part of ConsoleModule; the same session, role and CSRF rules.
+ */
+@Module({
+  imports: [ConversionsModule, BansModule, TransferModule],
+  controllers: [ConversionsListAdminController, LeadsListAdminController, ...PAGE_CONTROLLERS],
+  providers: [ConversionListService, LeadListService, PageSecurity, OrgPageGuard],
+})
+export class ConsoleRecordsModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(PageFormGuard).forRoutes(...PAGE_CONTROLLERS);
+  }
+}
