@@ -5,6 +5,7 @@ import { PageFormGuard, PageSecurity } from '../common/http/page-security';
 import { TenantsModule } from '../tenants/tenants.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { AuditLogPagesController } from './audit-log/audit-log.controller';
+import { BonusNamesReader } from './bonuses/bonus-names.reader';
 import { BonusesPagesController } from './bonuses/bonuses.controller';
 import { IntegrationPagesController } from './integration/integration.controller';
 import { IntegrationModelReader } from './integration/integration.model';
@@ -28,7 +29,7 @@ const CONTROLLERS = [
 @Module({
   imports: [TenantsModule, WebhooksModule, BonusesModule, AuditModule],
   controllers: CONTROLLERS,
-  providers: [PageSecurity, OrgPageGuard, IntegrationModelReader],
+  providers: [PageSecurity, OrgPageGuard, IntegrationModelReader, BonusNamesReader],
 })
 export class AdminPagesModule implements NestModule {
   /** Every post of the pages must be a plain form from the service's own origin. */

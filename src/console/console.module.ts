@@ -9,6 +9,7 @@ import {
 } from './partners/partners-pages.controller';
 import { PartnersRepository } from './partners/partners.repository';
 import { PartnersService } from './partners/partners.service';
+import { ConsoleRecordsModule } from './records.module';
 import {
   PayoutsCsvPagesController,
   PayoutsPagesController,
@@ -37,7 +38,7 @@ const PAGE_CONTROLLERS = [
  * pages use the admin pages' session, role guard and CSRF rules (OrgPageGuard, PageFormGuard).
  */
 @Module({
-  imports: [UsersModule, PayoutsModule, OffersModule, TenantsModule],
+  imports: [ConsoleRecordsModule, UsersModule, PayoutsModule, OffersModule, TenantsModule],
   controllers: [StatsAdminController, PartnersAdminController, ...PAGE_CONTROLLERS],
   providers: [
     StatsRepository,

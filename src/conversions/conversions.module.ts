@@ -24,5 +24,6 @@ import { ConversionsService } from './conversions.service';
   ],
   controllers: [ConversionsController, ConversionsAdminController],
   providers: [ConversionsRepository, ConversionsService, ConversionAttribution],
+  exports: [ConversionsService],
 })
 export class ConversionsModule {}

@@ -11,5 +11,6 @@ import { BansService } from './bans.service';
   imports: [AuditModule, UsersModule, BonusesModule, DeeplinksModule],
   controllers: [BansController],
   providers: [BansService],
+  exports: [BansService],
 })
 export class BansModule {}

@@ -115,6 +115,17 @@ export const EXPORTS = {
 } as const;
 export type ExportKind = keyof typeof EXPORTS;
 
+/**
+ * Conditions ANDed to an export's WHERE (the console's CSV links: a list's filters), over the
+ * export's own aliases (`c` conversions, `l` leads, `b` bonuses, `m` members, `p` payouts), with
+ * `$2`, `$3`… for `params` ($1 is the tenant). COPY takes no parameters: the values go in as
+ * literals escaped by the driver.
+ */
+export interface ExportFilter {
+  sql: string;
+  params: string[];
+}
+
 /** One field of COPY's text format: `\N` is null, backslash escapes undone. */
 function unescapeCopy(field: string): string | null {
   if (field === '\\N') return null;
@@ -165,13 +176,20 @@ function copyRows(): Transform {
 export class ExportsService {
   constructor(private readonly dataSource: DataSource) {}
 
-  async stream(tenantId: string, kind: ExportKind): Promise<Readable> {
+  async stream(tenantId: string, kind: ExportKind, filter?: ExportFilter): Promise<Readable> {
     const pool = (this.dataSource.driver as unknown as { master: Pool }).master;
     const client = await pool.connect();
     const { columns, sql } = EXPORTS[kind];
     // COPY takes no parameters: the tenant id is a quoted literal (ids are `org_` + a ULID).
     const literal = `'${tenantId.replace(/'/g, "''")}'`;
-    const source = client.query(copyTo(`COPY (${sql.replace('$1', literal)}) TO STDOUT`));
+    let query = sql.replace('$1', literal);
+    if (filter?.sql) {
+      const values = [literal, ...filter.params.map((v) => client.escapeLiteral(v))];
+      const where = filter.sql.replace(/\$(\d+)/g, (_, i: string) => values[Number(i) - 1]);
+      const order = query.lastIndexOf('ORDER BY');
+      query = `${query.slice(0, order)} AND (${where}) ${query.slice(order)}`;
+    }
+    const source = client.query(copyTo(`COPY (${query}) TO STDOUT`));
     const csv = stringify({ header: true, columns: [...columns], record_delimiter: 'windows' });
     let released = false;
     const release = (error?: Error) => {

@@ -10,6 +10,6 @@ import { ImportsService } from './imports.service';
   imports: [AuditModule],
   controllers: [ImportsController, ExportsController],
   providers: [ImportsService, ExportsService],
-  exports: [ImportsService],
+  exports: [ImportsService, ExportsService],
 })
 export class TransferModule {}

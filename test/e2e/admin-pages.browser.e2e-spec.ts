@@ -241,7 +241,12 @@ describe('organisation admin pages in a real browser (SPEC 2 and 8)', () => {
   /** Bonus ids and statuses shown in the bonus queue. */
   async function queueOnPage(page: Page): Promise<{ id: string; user: string; status: string }[]> {
     const rows = await tableRows(page.locator('form[data-form="bonuses"]'));
-    return rows.map((cells) => ({ id: cells[1], user: cells[2], status: cells[4] }));
+    // The partner cell is their name, then their usr_ id; the bonus id is the last cell.
+    return rows.map((cells) => ({
+      id: cells[8],
+      user: cells[1].split(' ').pop()!,
+      status: cells[4],
+    }));
   }
 
   // ---------------------------------------------------------------------------------------------

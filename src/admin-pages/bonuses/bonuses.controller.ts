@@ -14,6 +14,7 @@ import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
 import { Pages } from '../../common/pages/pages.decorator';
 import { OrgDocs } from '../admin-pages.openapi';
 import { Org, OrgAction, type OrgContext, OrgPage } from '../org-page.guard';
+import { BonusNamesReader } from './bonus-names.reader';
 import { BulkBonusForm, RejectBonusForm } from './bonuses.forms';
 import { type BonusesModel, bonusesPage } from './bonuses.views';
 
@@ -25,7 +26,10 @@ const MAX_BULK = 100;
 @Public()
 @Pages()
 export class BonusesPagesController {
-  constructor(private readonly bonuses: BonusesService) {}
+  constructor(
+    private readonly bonuses: BonusesService,
+    private readonly names: BonusNamesReader,
+  ) {}
 
   @Get()
   @OrgPage('viewer')
@@ -52,6 +56,7 @@ export class BonusesPagesController {
       refused.length ? undefined : this.bonuses.list(ctx.tenant.id, dto),
       this.bonuses.totalsByStatus(ctx.tenant.id),
     ]);
+    const names = await this.names.of(ctx.tenant.id, list?.items.map((b) => b.bonus_id) ?? []);
     const locale = uiLocale(undefined, ctx.tenant.locale);
     const model: BonusesModel = {
       filters,
@@ -66,6 +71,10 @@ export class BonusesPagesController {
         items: list.items.map((b) => ({
           bonus_id: b.bonus_id,
           user_id: b.user_id,
+          member_id: names.get(b.bonus_id)?.member_id ?? null,
+          partner_name: names.get(b.bonus_id)?.partner_name ?? null,
+          customer_name: names.get(b.bonus_id)?.customer_name ?? null,
+          amount_kopecks: b.amount_kopecks,
           amount: formatMoney(b.amount_kopecks, b.currency, locale),
           status: b.status,
           source: `${b.source_type}${b.tier ? ` · ${b.tier}` : ''}`,

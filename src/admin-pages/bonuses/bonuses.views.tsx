@@ -8,6 +8,11 @@ import { minute, orgPage, Pager, Table } from '../views/layout';
 export interface BonusRow {
   bonus_id: string;
   user_id: string;
+  /** The partner's surrogate id, name and the customer (BonusNamesReader). */
+  member_id: string | null;
+  partner_name: string | null;
+  customer_name: string | null;
+  amount_kopecks: number;
   /** Formatted in the tenant's locale. */
   amount: string;
   status: string;
@@ -47,12 +52,19 @@ export function bonusesPage(
     ) : (
       ''
     ),
-    <code>{b.bonus_id}</code>,
-    <code>{b.user_id}</code>,
-    b.amount,
+    <>
+      {b.member_id ? (
+        <a href={`/org/${ctx.tenant.slug}/partners/${b.member_id}`} data-partner-name>
+          {b.partner_name}
+        </a>
+      ) : (
+        b.partner_name
+      )}{' '}
+      <code class="muted">{b.user_id}</code>
+    </>,
+    <span data-customer>{b.customer_name ?? ''}</span>,
+    <span data-amount={String(b.amount_kopecks)}>{b.amount}</span>,
     <ReviewCell status={b.status} review={b.review} />,
-    b.source,
-    minute(b.created_at),
     pending(b) ? (
       <div class="row-actions">
         <button type="submit" formAction={`${base}/${b.bonus_id}/approve`} data-action="approve">
@@ -71,6 +83,9 @@ export function bonusesPage(
     ) : (
       (b.reason ?? '')
     ),
+    b.source,
+    minute(b.created_at),
+    <code>{b.bonus_id}</code>,
   ]);
   return orgPage(
     ctx,
@@ -126,7 +141,17 @@ export function bonusesPage(
         {/* Enter in a reason field submits nothing: the first submit button is a dead one. */}
         <button type="submit" disabled hidden aria-hidden="true" tabIndex={-1} />
         <Table
-          headers={['', 'Bonus', 'Partner', 'Amount', 'Status', 'Source', 'Created', '']}
+          headers={[
+            '',
+            'Partner',
+            'Customer',
+            'Amount',
+            'Status',
+            '',
+            'Source',
+            'Created',
+            'Bonus',
+          ]}
           rows={rows}
         />
         {manage && (

@@ -78,7 +78,12 @@ export class PartnersPagesController {
   ): Promise<HtmlPage> {
     const ctx = consoleCtx(org, req, this.security);
     const partner = await this.partners.detail(org.tenant.id, userId);
-    return partnerPage(ctx, partner, { notice: query.notice, error: query.error });
+    const member = await this.users.findMember(org.tenant.id, partner.user.user_id);
+    const ban = {
+      banned_at: member?.bannedAt?.toISOString() ?? null,
+      ban_reason: member?.banReason ?? null,
+    };
+    return partnerPage(ctx, partner, { notice: query.notice, error: query.error }, ban);
   }
 
   @Post(':user_id/deactivate')

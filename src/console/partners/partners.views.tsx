@@ -2,6 +2,8 @@ import { CsrfField } from '../../common/pages/components';
 import type { HtmlPage } from '../../common/pages/page';
 import { PartnerPayouts } from '../payouts/payouts.views';
 import { type ConsoleCtx, consolePage, DataTable, Pager, withParams } from '../views/layout';
+import { RECORD_TEXTS } from '../views/i18n-records';
+import { type BanState, BanSection } from './partner-ban.views';
 import { PARTNER_SORTS, type PartnerSort } from './partners.dto';
 import type {
   PartnerDetailResponse,
@@ -99,6 +101,7 @@ export function partnerPage(
   ctx: ConsoleCtx,
   d: PartnerDetailResponse,
   shown: { notice?: string; error?: string },
+  ban: BanState = { banned_at: null, ban_reason: null },
 ): HtmlPage {
   const { t, int, money } = ctx.fmt;
   const base = `/org/${ctx.tenant.slug}/partners`;
@@ -108,7 +111,9 @@ export function partnerPage(
       ? t.activated
       : shown.notice === 'deactivated'
         ? t.deactivated
-        : shown.notice;
+        : shown.notice === 'banned'
+          ? RECORD_TEXTS[ctx.fmt.lang].banned
+          : shown.notice;
   const link = (id: string, name: string) => <a href={`${base}/${id}`}>{name}</a>;
   return consolePage(
     ctx,
@@ -158,6 +163,7 @@ export function partnerPage(
         ) : (
           <p class="muted">{t.viewerNote}</p>
         )}
+        <BanSection ctx={ctx} userId={u.user_id} ban={ban} />
       </section>
       <section aria-labelledby="balance-h">
         <h2 id="balance-h">{t.balance}</h2>

@@ -31,7 +31,7 @@ export function consoleCtx(ctx: OrgContext, req: Request, security: PageSecurity
   };
 }
 
-type Area = 'overview' | 'partners' | 'payouts' | 'program';
+type Area = 'overview' | 'partners' | 'conversions' | 'leads' | 'payouts' | 'program';
 
 export interface ConsolePageOptions {
   title: string;
@@ -54,6 +54,8 @@ export function consolePage(
   const nav: [string, string, Area | undefined][] = [
     [`/org/${slug}`, t.overview, 'overview'],
     [`/org/${slug}/partners`, t.partners, 'partners'],
+    [`/org/${slug}/conversions`, t.conversions, 'conversions'],
+    [`/org/${slug}/leads`, t.leads, 'leads'],
     [`/org/${slug}/program`, t.program, 'program'],
     [`/org/${slug}/payouts`, t.payouts, 'payouts'],
     [`/org/${slug}/bonuses`, t.bonuses, undefined],

@@ -52,6 +52,14 @@ export const CONSOLE_STYLE = `
   .actions button.danger { background: #b42318; }
   ol.upline { padding-left: 20px; }
   .badge.on { background: #dcfae6; color: #05603a; } .badge.off { background: #fee4e2; color: #912018; }
+  td.num { white-space: nowrap; }
+  .search > a { align-self: center; }
+  .row-form { display: flex; gap: 6px; align-items: center; margin: 0; }
+  .row-form input { width: 11em; margin: 0; padding: 4px 6px; font-size: 14px; }
+  .row-form button { margin: 0; padding: 5px 10px; background: #b42318; color: #fff; }
+  details.ban { margin-top: 12px; max-width: 640px; }
+  details.ban summary { color: #b42318; font-weight: 600; }
+  details.ban input { width: 100%; max-width: 24em; }
   @media (max-width: 600px) {
     body.console { padding: 8px; } body.console main.wide { padding: 14px; }
     .kpis { grid-template-columns: 1fr 1fr; } .kpis .value { font-size: 17px; }
