@@ -13,6 +13,7 @@
  * BENCH_DATABASE_SERVER, BENCH_REDIS_URL.
  * It reports PASS/FAIL, it is not a gate; it exits 1 only if it crashes (bench/harness.ts).
  */
+import { cpus, loadavg } from 'node:os';
 import { Client } from 'pg';
 import { quoteIdent } from '../src/database/ensure-database';
 import { BENCH_DATABASE_SERVER, runBenchmark } from './harness';
@@ -154,7 +155,17 @@ runBenchmark(
         TENANT_ID,
       ])
     ).rows;
-    log(`run: ${body.payouts_count} payouts, ${items.n} items in ${seconds.toFixed(2)} s`);
+    const [events] = (
+      await db.query(
+        `SELECT count(*)::int AS n FROM events WHERE tenant_id = $1 AND event_type = 'payout.created'`,
+        [TENANT_ID],
+      )
+    ).rows;
+    log(
+      `run: ${body.payouts_count} payouts, ${items.n} items, ${events.n} payout.created events in ${seconds.toFixed(2)} s`,
+    );
+    if (events.n !== body.payouts_count)
+      throw new Error(`${events.n} payout.created events for ${body.payouts_count} payouts`);
     if (body.payouts_count !== floorCount || String(body.total_kopecks) !== floorTotal)
       throw new Error(
         `the run and the floor disagree: ${body.payouts_count} / ${body.total_kopecks} vs ${floorCount} / ${floorTotal}`,
@@ -169,6 +180,9 @@ runBenchmark(
         `  run (POST …/payouts/runs)     ${seconds.toFixed(2)} s   ${Math.round(body.payouts_count / seconds)} payouts/s`,
         `  floor (one INSERT … SELECT)   ${floor.toFixed(2)} s   ${Math.round(floorCount / floor)} payouts/s`,
         `  run / floor                   ${ratio.toFixed(2)}×  (target ≤ ${TARGET.ratio}× and < ${TARGET.seconds} s): ${pass ? 'PASS' : 'FAIL'}`,
+        `  load average after the run    ${loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')} on ${cpus().length} cores`,
         '',
       ].join('\n'),
     );

@@ -26,6 +26,29 @@ export class EventsRepository {
     );
   }
 
+  /**
+   * Events from rows `(id, payload)` selected by `source` (its `$1` being the tenant id): the body
+   * is `head` + id + `middle` + payload + `}`. Answers how many were written.
+   */
+  async insertSelected(
+    source: string,
+    params: unknown[],
+    envelope: { eventType: string; occurredAt: Date; head: string; middle: string },
+  ): Promise<number> {
+    const k = params.length;
+    const [{ n }]: { n: number }[] = await this.tx.manager.query(
+      `WITH w AS (
+         INSERT INTO events (tenant_id, id, event_type, occurred_at, body)
+         SELECT $1, r.id, $${k + 1}, $${k + 2},
+                $${k + 3} || r.id || $${k + 4} || r.payload || '}'
+           FROM (${source}) r
+         RETURNING 1)
+       SELECT count(*)::int AS n FROM w`,
+      [...params, envelope.eventType, envelope.occurredAt, envelope.head, envelope.middle],
+    );
+    return n;
+  }
+
   find(tenantId: string, eventId: string): Promise<EventEntity | null> {
     return this.repo.findOneBy({ tenantId, id: eventId });
   }

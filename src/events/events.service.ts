@@ -5,8 +5,20 @@ import type { EventEntity } from './event.entity';
 import type { EventEnvelope, EventPayloads, EventType } from './event-types';
 import { EventsRepository } from './events.repository';
 
+/** An event just written to the outbox, as listeners see it. */
+export type OutboxRow = Pick<EventEntity, 'id' | 'eventType'>;
+
 /** Called inside the emitting transaction with the rows just written (webhook deliveries). */
-export type OutboxListener = (tenantId: string, events: EventEntity[]) => Promise<void>;
+export type OutboxListener = (tenantId: string, events: OutboxRow[]) => Promise<void>;
+
+/**
+ * Rows the database selects, for a set-wise write: `$1` in `sql` is the tenant id, and `params`
+ * are `$2`, `$3`, …
+ */
+export interface SqlRows {
+  sql: string;
+  params: unknown[];
+}
 
 /**
  * Writes domain events to the outbox. Must be called inside the transaction of the change that
@@ -58,6 +70,40 @@ export class EventsService {
     await this.events.insert(rows);
     for (const listener of this.listeners) await listener(tenantId, rows);
     return envelopes;
+  }
+
+  /**
+   * `count` events of one type whose payloads the database builds (a run's 100,000 payouts): one
+   * `INSERT … SELECT`, no payload through Node. `payloads` answers exactly `count` rows, `ord`
+   * (1 … count: the events' order) and `payload` (the payload's JSON text, keys in the order of
+   * its `EventPayloads` type, as `JSON.stringify` writes them). The stored envelopes are the
+   * bytes `emitMany` would store: same ids (made here, in `ord` order), one `occurred_at`, and the
+   * listeners see every row, in the same transaction.
+   */
+  async emitSelected(
+    tenantId: string,
+    type: EventType,
+    count: number,
+    payloads: SqlRows,
+  ): Promise<void> {
+    if (!this.tx.inTransaction) throw new Error('Events must be emitted inside a transaction');
+    if (!count) return;
+    const occurredAt = new Date();
+    const ids = Array.from({ length: count }, () => newId('event'));
+    const k = payloads.params.length + 1;
+    const head = `{"event_type":${JSON.stringify(type)},"event_id":"`;
+    const middle = `","occurred_at":"${occurredAt.toISOString()}","payload":`;
+    const written = await this.events.insertSelected(
+      `SELECT e.id, s.payload FROM (${payloads.sql}) s
+         JOIN unnest($${k + 1}::text[]) WITH ORDINALITY AS e(id, ord) ON e.ord = s.ord
+        ORDER BY e.ord`,
+      [tenantId, ...payloads.params, ids],
+      { eventType: type, occurredAt, head, middle },
+    );
+    if (written !== count)
+      throw new Error(`emitSelected: ${written} of ${count} ${type} events had a payload`);
+    const rows = ids.map((id) => ({ id, eventType: type }));
+    for (const listener of this.listeners) await listener(tenantId, rows);
   }
 
   /** Lets a feature act on every event in the emitting transaction (keeps events dependency-free). */

@@ -8,6 +8,9 @@ import { PayoutEntity, PayoutRunEntity, type PayoutStatus } from './payout.entit
 /** The tenant's payout lock: runs take it exclusive, reversals shared (LedgerService). */
 export const PAYOUT_LOCK = `hashtextextended('payout-run:' || $1, 0)`;
 
+/** A run's sort memory (SET LOCAL, this transaction only): 777,377 items sort in ~120 MB. */
+const RUN_WORK_MEM = '256MB';
+
 export interface PayoutItemRow {
   item_id: string;
   kind: 'bonus' | 'clawback';
@@ -80,77 +83,93 @@ export class PayoutsRepository {
     );
   }
 
-  /** Collects the payable items (locked) and answers their sums per active member and currency. */
-  async payableSums(
+  /**
+   * Collects the run's payable items into a transaction-local table, and their sums per active
+   * member and currency reaching the minimum (numbered 1 … n in member and currency order) into
+   * another; answers n. The payouts, their items and every row derived from them are written
+   * from these tables, so they are the same set whatever commits meanwhile.
+   */
+  async collectPayable(
     tenantId: string,
     approvedBefore: Date,
     minimumKopecks: number,
-  ): Promise<{ member_id: string; service_user_id: string; currency: string; amount: string }[]> {
+  ): Promise<number> {
+    // The run sorts and joins every payable item once: in memory, not in temporary files.
+    await this.query(`SET LOCAL work_mem = '${RUN_WORK_MEM}'`, []);
     await this.query(
-      `CREATE TEMP TABLE payout_run_items (member_id text, currency char(3), item_id text,
-         kind text, amount_kopecks bigint) ON COMMIT DROP`,
-      [],
-    );
-    await this.query(
-      `INSERT INTO payout_run_items
-       SELECT b.member_id, b.currency, b.id, 'bonus', b.amount_kopecks FROM bonuses b
+      `CREATE TEMP TABLE payout_run_items ON COMMIT DROP AS
+       SELECT b.member_id, b.currency, b.id AS item_id, 'bonus' AS kind, b.amount_kopecks
+         FROM bonuses b
         WHERE b.tenant_id = $1 AND b.status = 'approved' AND b.approved_at <= $2
           AND NOT EXISTS (SELECT 1 FROM payout_items i
-                           WHERE i.tenant_id = $1 AND i.item_id = b.id AND i.live)`,
-      [tenantId, approvedBefore],
-    );
-    await this.query(
-      `INSERT INTO payout_run_items
+                           WHERE i.tenant_id = $1 AND i.item_id = b.id AND i.live)
+       UNION ALL
        SELECT c.member_id, c.currency, c.id, 'clawback', c.amount_kopecks FROM clawbacks c
         WHERE c.tenant_id = $1 AND c.state = 'open'
           AND NOT EXISTS (SELECT 1 FROM payout_items i
                            WHERE i.tenant_id = $1 AND i.item_id = c.id AND i.live)`,
-      [tenantId],
+      [tenantId, approvedBefore],
     );
-    return this.query(
-      `WITH s AS (
-         SELECT member_id, currency, sum(amount_kopecks) AS amount FROM payout_run_items
-          GROUP BY member_id, currency HAVING sum(amount_kopecks) >= $2)
-       SELECT s.member_id, m.service_user_id, s.currency, s.amount::text AS amount
-         FROM s JOIN members m ON m.tenant_id = $1 AND m.id = s.member_id
-        WHERE m.is_active ORDER BY s.member_id, s.currency`,
+    await this.query(
+      `CREATE TEMP TABLE payout_run_sums ON COMMIT DROP AS
+       SELECT row_number() OVER (ORDER BY s.member_id, s.currency) AS n, s.member_id,
+              m.service_user_id, s.currency, s.amount
+         FROM (SELECT member_id, currency, sum(amount_kopecks) AS amount FROM payout_run_items
+                GROUP BY member_id, currency HAVING sum(amount_kopecks) >= $2) s
+         JOIN members m ON m.tenant_id = $1 AND m.id = s.member_id
+        WHERE m.is_active`,
       [tenantId, minimumKopecks],
     );
+    const [{ n }]: { n: number }[] = await this.query(
+      `SELECT count(*)::int AS n FROM payout_run_sums`,
+      [],
+    );
+    return n;
   }
 
-  /** The payouts of a run and, from the collected items, their items (live). */
-  async insertRunPayouts(payouts: PayoutEntity[]): Promise<void> {
-    if (!payouts.length) return;
-    const tenantId = payouts[0].tenantId;
+  /**
+   * The collected payouts (the i-th gets `ids[i - 1]`; ids are made in order) and their items
+   * (live), each one `INSERT … SELECT` in key order; answers the totals per currency. The new
+   * payouts stay readable as `newPayouts()` until the transaction ends.
+   */
+  async insertRunPayouts(
+    run: PayoutRunEntity,
+    ids: string[],
+  ): Promise<{ currency: string; total: string }[]> {
+    await this.query(
+      `CREATE TEMP TABLE payout_run_payouts ON COMMIT DROP AS
+       SELECT x.id, s.n, s.member_id, s.service_user_id, s.currency, s.amount
+         FROM payout_run_sums s JOIN unnest($1::text[]) WITH ORDINALITY AS x(id, n) ON x.n = s.n`,
+      [ids],
+    );
     await this.query(
       `INSERT INTO payouts (tenant_id, id, run_id, member_id, service_user_id, currency,
                             amount_kopecks, status, created_at)
        SELECT $1, p.id, $2, p.member_id, p.service_user_id, p.currency, p.amount, 'pending', $3
-         FROM unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[])
-              AS p(id, member_id, service_user_id, currency, amount)`,
-      [
-        tenantId,
-        payouts[0].runId,
-        payouts[0].createdAt,
-        payouts.map((p) => p.id),
-        payouts.map((p) => p.memberId),
-        payouts.map((p) => p.serviceUserId),
-        payouts.map((p) => p.currency),
-        payouts.map((p) => p.amountKopecks),
-      ],
+         FROM payout_run_payouts p ORDER BY p.n`,
+      [run.tenantId, run.id, run.createdAt],
     );
     await this.query(
       `INSERT INTO payout_items (tenant_id, payout_id, item_id, kind, amount_kopecks, live)
        SELECT $1, p.id, r.item_id, r.kind, r.amount_kopecks, true
-         FROM unnest($2::text[], $3::text[], $4::text[]) AS p(id, member_id, currency)
-         JOIN payout_run_items r ON r.member_id = p.member_id AND r.currency = p.currency`,
-      [
-        tenantId,
-        payouts.map((p) => p.id),
-        payouts.map((p) => p.memberId),
-        payouts.map((p) => p.currency),
-      ],
+         FROM payout_run_items r
+         JOIN payout_run_payouts p ON p.member_id = r.member_id AND p.currency = r.currency
+        ORDER BY p.n, r.item_id`,
+      [run.tenantId],
     );
+    return this.query(
+      `SELECT currency, sum(amount)::text AS total FROM payout_run_payouts
+        GROUP BY currency ORDER BY currency`,
+      [],
+    );
+  }
+
+  /**
+   * The payouts `insertRunPayouts` just wrote, as SQL selecting `id`, `n` (1 … n, in id order),
+   * `member_id`, `service_user_id`, `currency`, `amount` (for set-wise ledger entries and events).
+   */
+  newPayouts(): string {
+    return `SELECT id, n, member_id, service_user_id, currency, amount FROM payout_run_payouts`;
   }
 
   async find(tenantId: string, payoutId: string): Promise<PayoutEntity | null> {

@@ -66,56 +66,36 @@ export class PayoutsService {
         createdAt,
       };
       if (!(await this.payouts.insertRun(run))) return null;
-      const sums = await this.payouts.payableSums(
+      // Set-wise: the payable items, the payouts, their items, ledger entries and events are
+      // each one statement over the collected rows; no row goes through Node but the new ids.
+      const count = await this.payouts.collectPayable(
         tenant.id,
         new Date(createdAt.getTime() - settings.hold_days * DAY_MS),
         settings.minimum_kopecks,
       );
-      const payouts: PayoutEntity[] = sums.map((s) => ({
-        tenantId: tenant.id,
-        id: this.payouts.newPayoutId(),
-        runId: run.id,
-        memberId: s.member_id,
-        serviceUserId: s.service_user_id,
-        currency: s.currency,
-        amountKopecks: Number(s.amount),
-        status: 'pending',
-        reference: null,
-        failureReason: null,
-        createdAt,
-        paidAt: null,
-        settledAt: null,
-      }));
-      await this.payouts.insertRunPayouts(payouts);
-      await this.ledger.append(
-        tenant.id,
-        payouts.map((p) => ({
-          memberId: p.memberId,
-          currency: p.currency,
-          kind: 'payout_created',
-          available: -p.amountKopecks,
-          inPayout: p.amountKopecks,
-          paid: 0,
-          payoutId: p.id,
-        })),
-      );
-      await this.events.emitMany(
-        tenant.id,
-        payouts.map((p) => ({
-          type: 'payout.created' as const,
-          payload: {
-            payout_id: p.id,
-            user_id: p.serviceUserId,
-            currency: p.currency,
-            amount_kopecks: p.amountKopecks,
-          },
-        })),
-      );
-      for (const p of payouts) {
-        run.currencyTotals[p.currency] = (run.currencyTotals[p.currency] ?? 0) + p.amountKopecks;
-        run.totalKopecks += p.amountKopecks;
+      if (count) {
+        const ids = Array.from({ length: count }, () => this.payouts.newPayoutId());
+        const totals = await this.payouts.insertRunPayouts(run, ids);
+        const payouts = this.payouts.newPayouts();
+        await this.ledger.appendSelected(tenant.id, {
+          sql: `SELECT member_id, currency, 'payout_created', -amount, amount, 0, NULL, id, NULL
+                  FROM (${payouts}) p ORDER BY member_id, currency`,
+          params: [],
+        });
+        // Keys in the order of EventPayloads['payout.created'], as JSON.stringify writes them.
+        await this.events.emitSelected(tenant.id, 'payout.created', count, {
+          sql: `SELECT n AS ord, '{"payout_id":' || to_json(id) || ',"user_id":'
+                       || to_json(service_user_id) || ',"currency":' || to_json(currency::text)
+                       || ',"amount_kopecks":' || amount || '}' AS payload
+                  FROM (${payouts}) p`,
+          params: [],
+        });
+        for (const { currency, total } of totals) {
+          run.currencyTotals[currency] = Number(total);
+          run.totalKopecks += Number(total);
+        }
+        run.payoutsCount = count;
       }
-      run.payoutsCount = payouts.length;
       await this.payouts.finishRun(run);
       await this.audit.record(
         tenant.id,

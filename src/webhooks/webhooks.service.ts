@@ -9,9 +9,8 @@ import { offsetOf, pagination } from '../common/http/pagination.dto';
 import { newSecret } from '../common/ids';
 import { AppConfig } from '../config/app-config';
 import { TransactionHost } from '../database/transaction-host';
-import type { EventEntity } from '../events/event.entity';
 import { TEST_EVENT_TYPE } from '../events/event-types';
-import { EventsService } from '../events/events.service';
+import { EventsService, type OutboxRow } from '../events/events.service';
 import type { ListWebhookEventsQueryDto, PutWebhookDto } from './dto/webhook.dto';
 import type {
   WebhookDeliveryListResponse,
@@ -192,7 +191,7 @@ export class WebhooksService implements OnModuleInit {
   }
 
   /** Outbox listener: a delivery for each event the tenant's enabled endpoint subscribes to. */
-  private async createDeliveries(tenantId: string, rows: EventEntity[]): Promise<void> {
+  private async createDeliveries(tenantId: string, rows: OutboxRow[]): Promise<void> {
     const endpoint = await this.endpoints.find(tenantId);
     if (!endpoint?.enabled) return;
     const wanted = rows.filter(

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { newUlid } from '../../common/ids';
 import { TransactionHost } from '../../database/transaction-host';
-import { EventsService } from '../../events/events.service';
+import { EventsService, type SqlRows } from '../../events/events.service';
 import { PAYOUT_LOCK } from '../payouts.repository';
 
 /** What a ledger entry records; docs/payouts.md §1 lists each with its deltas. */
@@ -60,24 +60,10 @@ export class LedgerService {
   /** Appends entries and moves the balances, in one statement (balance rows in key order). */
   async append(tenantId: string, entries: LedgerEntry[]): Promise<void> {
     if (!entries.length) return;
-    if (!this.tx.inTransaction) throw new Error('Ledger entries are written in a transaction');
-    await this.tx.manager.query(
-      `WITH e AS (
-         INSERT INTO ledger_entries (tenant_id, member_id, currency, kind, available_delta,
-                                     in_payout_delta, paid_delta, bonus_id, payout_id, clawback_id)
-         SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[],
-                                  $7::bigint[], $8::text[], $9::text[], $10::text[])
-         RETURNING member_id, currency, available_delta, in_payout_delta, paid_delta)
-       INSERT INTO ledger_balances AS b
-              (tenant_id, member_id, currency, available_kopecks, in_payout_kopecks, paid_kopecks)
-       SELECT $1, member_id, currency, sum(available_delta), sum(in_payout_delta), sum(paid_delta)
-         FROM e GROUP BY member_id, currency ORDER BY member_id, currency
-       ON CONFLICT (tenant_id, member_id, currency) DO UPDATE
-         SET available_kopecks = b.available_kopecks + EXCLUDED.available_kopecks,
-             in_payout_kopecks = b.in_payout_kopecks + EXCLUDED.in_payout_kopecks,
-             paid_kopecks = b.paid_kopecks + EXCLUDED.paid_kopecks`,
-      [
-        tenantId,
+    await this.appendSelected(tenantId, {
+      sql: `SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[],
+                                 $7::bigint[], $8::text[], $9::text[], $10::text[])`,
+      params: [
         entries.map((e) => e.memberId),
         entries.map((e) => e.currency),
         entries.map((e) => e.kind),
@@ -88,6 +74,31 @@ export class LedgerService {
         entries.map((e) => e.payoutId ?? null),
         entries.map((e) => e.clawbackId ?? null),
       ],
+    });
+  }
+
+  /**
+   * Entries the database selects (a run's 100,000 `payout_created`): `entries` answers the
+   * columns of a `LedgerEntry` in its order (member_id, currency, kind, available, in_payout,
+   * paid, bonus_id, payout_id, clawback_id). Same single statement as `append`.
+   */
+  async appendSelected(tenantId: string, entries: SqlRows): Promise<void> {
+    if (!this.tx.inTransaction) throw new Error('Ledger entries are written in a transaction');
+    await this.tx.manager.query(
+      `WITH e AS (
+         INSERT INTO ledger_entries (tenant_id, member_id, currency, kind, available_delta,
+                                     in_payout_delta, paid_delta, bonus_id, payout_id, clawback_id)
+         SELECT $1, * FROM (${entries.sql}) s
+         RETURNING member_id, currency, available_delta, in_payout_delta, paid_delta)
+       INSERT INTO ledger_balances AS b
+              (tenant_id, member_id, currency, available_kopecks, in_payout_kopecks, paid_kopecks)
+       SELECT $1, member_id, currency, sum(available_delta), sum(in_payout_delta), sum(paid_delta)
+         FROM e GROUP BY member_id, currency ORDER BY member_id, currency
+       ON CONFLICT (tenant_id, member_id, currency) DO UPDATE
+         SET available_kopecks = b.available_kopecks + EXCLUDED.available_kopecks,
+             in_payout_kopecks = b.in_payout_kopecks + EXCLUDED.in_payout_kopecks,
+             paid_kopecks = b.paid_kopecks + EXCLUDED.paid_kopecks`,
+      [tenantId, ...entries.params],
     );
   }
 
