@@ -378,11 +378,15 @@ export class ImportsService implements OnApplicationBootstrap, OnApplicationShut
     return (await this.status(tenantId, importId))!;
   }
 
+  /**
+   * Never over a succeeded import: its status committed with its members, and an error after
+   * that (the audit entry) does not undo them.
+   */
   private async fail(tenantId: string, importId: string, errors: ImportError[], count: number) {
     await this.pool.query(
       `UPDATE imports SET status = 'failed', phase = 'done', errors = $3, error_count = $4,
               updated_at = now(), finished_at = now()
-        WHERE tenant_id = $1 AND id = $2`,
+        WHERE tenant_id = $1 AND id = $2 AND status IN ('queued', 'running')`,
       [tenantId, importId, JSON.stringify(errors), count],
     );
   }
