@@ -501,6 +501,31 @@ describe('console payouts and program pages in a real browser (SPEC 9, 10)', () 
     });
     expect(foreign.status()).toBe(404);
     await unchanged();
+
+    // The manager cancels the payout from its page: its amount is back in the balance, once.
+    await mp.goto(`${base}/payouts/${payoutId}`);
+    await clickAndWait(mp, mp.locator('[data-action=cancel]'));
+    expect(await mp.locator('[role=status]').textContent()).toBe(
+      'Выплата отменена; сумма вернулась на баланс.',
+    );
+    expect(await mp.locator('[data-payout-status]').getAttribute('data-payout-status')).toBe(
+      'canceled',
+    );
+    expect(await mp.locator('[data-action=cancel], [data-action=paid]').count()).toBe(0);
+    const canceled = await api(d, `/payouts/${payoutId}`);
+    expect(canceled.status).toBe('canceled');
+    const owner = await api(d, `/users/${canceled.user_id}`);
+    expect(owner.payout_balances[0]).toMatchObject({
+      in_payout_kopecks: 0,
+      available_kopecks: canceled.amount_kopecks,
+    });
+    // A second cancel (a stale page) is refused and changes nothing.
+    const again = await postForm(manager, `${base}/payouts/${payoutId}/cancel`, [
+      ['_csrf', await csrfOf(mp)],
+    ]);
+    expect(again.status()).toBe(303);
+    expect(again.headers().location).toContain('error=');
+    expect((await api(d, `/payouts/${payoutId}`)).status).toBe('canceled');
   }, 120_000);
 
   it.each([1280, 390])(
