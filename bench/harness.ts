@@ -15,6 +15,7 @@ import { createApp } from '../src/app.setup';
 import type { AppConfig } from '../src/config/app-config';
 import { loadConfig } from '../src/config/load-config';
 import { ensureDatabase, quoteIdent, runMigrations } from '../src/database/ensure-database';
+import type { ManagedChild } from '../test/utils/processes';
 import { testEnv } from '../test/utils/test-env';
 
 export const BENCH_DATABASE_SERVER =
@@ -189,4 +190,19 @@ export function stats(samples: number[]): Stats {
 /** `PASS` or `FAIL` for a figure against its target. */
 export function verdict(pass: boolean): 'PASS' | 'FAIL' {
   return pass ? 'PASS' : 'FAIL';
+}
+
+/** Waits until a spawned service process answers `/health/ready` with 200 (or throws its logs). */
+export async function untilReady(base: string, child: ManagedChild): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (!child.running) throw new Error(`${child.name} exited:\n${child.tail()}`);
+    try {
+      if ((await fetch(`${base}/health/ready`, { signal: AbortSignal.timeout(2000) })).ok) return;
+    } catch {
+      // Not yet.
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`${child.name} not ready:\n${child.tail()}`);
 }

@@ -8,13 +8,25 @@
  *
  * Run: npm run bench:writes. Needs PostgreSQL and Redis (bench/harness.ts); creates and drops its
  * own database; exits 1 only if it crashes. Knobs: BENCH_CLIENTS (32), BENCH_REQUESTS (2000 per
- * side), BENCH_WARMUP (200).
+ * side), BENCH_WARMUP (200). Then the same writes through API processes of their own, one and then
+ * two behind a round robin, to print the scaling (no target).
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
+import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
-import { machineLine, postJson, runBenchmark, verdict } from './harness';
+import { spawnService, stopAllChildren } from '../test/utils/processes';
+import { scalePort } from '../test/utils/scale-ports';
+import { testEnv } from '../test/utils/test-env';
+import {
+  BENCH_REDIS_URL,
+  machineLine,
+  postJson,
+  runBenchmark,
+  untilReady,
+  verdict,
+} from './harness';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 32);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
@@ -130,75 +142,103 @@ async function startBaseline(databaseUrl: string, tenantId: string, upline: stri
   };
 }
 
-runBenchmark({ name: 'writes' }, async ({ databaseUrl, adminToken, log, startApp, onCleanup }) => {
-  const { base } = await startApp();
-  const tenant = await postJson(
-    base,
-    '/admin/v1/tenants',
-    { authorization: `Bearer ${adminToken}` },
-    {
-      slug: `bench-${randomBytes(4).toString('hex')}`,
-      display_name: 'Bench',
-      allowed_origins: ['https://bench.example'],
-      program: { tiers: TIERS },
-    },
-  );
-  const fed = (url: string, path: string, body: unknown) =>
-    postJson(url, path, { 'x-service-tenant-key': tenant.tenant_key as string }, body);
-  // A chain of three: every conversion pays all three tiers.
-  const chain: Record<string, unknown>[] = [];
-  for (let i = 0; i < 3; i++) {
-    chain.push(
-      await fed(base, '/federation/v1/users/upsert', {
-        external_id: `bench-${i}`,
-        ...(i ? { referrer_user_id: chain[i - 1].service_user_id } : {}),
-      }),
+runBenchmark(
+  { name: 'writes' },
+  async ({ databaseUrl, adminToken, runId, log, startApp, onCleanup }) => {
+    const { base } = await startApp();
+    const tenant = await postJson(
+      base,
+      '/admin/v1/tenants',
+      { authorization: `Bearer ${adminToken}` },
+      {
+        slug: `bench-${randomBytes(4).toString('hex')}`,
+        display_name: 'Bench',
+        allowed_origins: ['https://bench.example'],
+        program: { tiers: TIERS },
+      },
     );
-  }
-  const referrer = chain[2];
-  const leads: string[] = [];
-  for (let i = 0; i < CLIENTS; i++) {
-    const lead = await fed(base, '/federation/v1/leads', {
-      referrer_user_id: referrer.service_user_id,
-      contact: { name: `Lead ${i}`, email: `lead${i}@example.org` },
-    });
-    leads.push(lead.lead_id as string);
-  }
-  const upline = [2, 1, 0].map((i) => chain[i].tenant_service_id as string);
-  const baseline = await startBaseline(databaseUrl, tenant.org_id as string, upline);
-  onCleanup(() => baseline.close());
-  log(`tenant, a chain of 3 and ${leads.length} leads ready; ${CLIENTS} clients`);
+    const fed = (url: string, path: string, body: unknown) =>
+      postJson(url, path, { 'x-service-tenant-key': tenant.tenant_key as string }, body);
+    // A chain of three: every conversion pays all three tiers.
+    const chain: Record<string, unknown>[] = [];
+    for (let i = 0; i < 3; i++) {
+      chain.push(
+        await fed(base, '/federation/v1/users/upsert', {
+          external_id: `bench-${i}`,
+          ...(i ? { referrer_user_id: chain[i - 1].service_user_id } : {}),
+        }),
+      );
+    }
+    const referrer = chain[2];
+    const leads: string[] = [];
+    for (let i = 0; i < CLIENTS; i++) {
+      const lead = await fed(base, '/federation/v1/leads', {
+        referrer_user_id: referrer.service_user_id,
+        contact: { name: `Lead ${i}`, email: `lead${i}@example.org` },
+      });
+      leads.push(lead.lead_id as string);
+    }
+    const upline = [2, 1, 0].map((i) => chain[i].tenant_service_id as string);
+    const baseline = await startBaseline(databaseUrl, tenant.org_id as string, upline);
+    onCleanup(() => baseline.close());
+    log(`tenant, a chain of 3 and ${leads.length} leads ready; ${CLIENTS} clients`);
 
-  let order = 0;
-  const register = (url: string) => (i: number) =>
-    fed(url, '/federation/v1/conversions/register', {
-      lead_id: leads[i % leads.length],
-      amount_kopecks: 100_000,
-      currency: 'RUB',
-      external_order_id: `w-${order++}`,
-    });
-  await drive(WARMUP, register(base));
-  await drive(WARMUP, register(baseline.base));
-  const rounds: { service: number; baseline: number }[] = [];
-  for (let r = 0; r < 3; r++) {
-    const service = await drive(REQUESTS / 3, register(base));
-    const hand = await drive(REQUESTS / 3, register(baseline.base));
-    rounds.push({ service, baseline: hand });
-    log(`round ${r + 1}: service ${service.toFixed(0)}/s, baseline ${hand.toFixed(0)}/s`);
-  }
-  const ratios = rounds.map((r) => r.service / r.baseline).sort((a, b) => a - b);
-  const ratio = ratios[1];
-  process.stdout.write(
-    [
-      '',
-      `machine: ${machineLine()}`,
-      `POST /federation/v1/conversions/register, ${CLIENTS} concurrent clients, 3 tiers paid:`,
-      ...rounds.map(
-        (r, i) =>
-          `  round ${i + 1}: service ${r.service.toFixed(0)}/s  baseline (node:http + pg, one transaction) ${r.baseline.toFixed(0)}/s  ratio ${(r.service / r.baseline).toFixed(2)}`,
+    let order = 0;
+    const register = (url: string) => (i: number) =>
+      fed(url, '/federation/v1/conversions/register', {
+        lead_id: leads[i % leads.length],
+        amount_kopecks: 100_000,
+        currency: 'RUB',
+        external_order_id: `w-${order++}`,
+      });
+    await drive(WARMUP, register(base));
+    await drive(WARMUP, register(baseline.base));
+    const rounds: { service: number; baseline: number }[] = [];
+    for (let r = 0; r < 3; r++) {
+      const service = await drive(REQUESTS / 3, register(base));
+      const hand = await drive(REQUESTS / 3, register(baseline.base));
+      rounds.push({ service, baseline: hand });
+      log(`round ${r + 1}: service ${service.toFixed(0)}/s, baseline ${hand.toFixed(0)}/s`);
+    }
+    const ratios = rounds.map((r) => r.service / r.baseline).sort((a, b) => a - b);
+    const ratio = ratios[1];
+
+    // The same writes through separate API processes: one, then two behind a round robin.
+    const env = {
+      ...testEnv(),
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: BENCH_REDIS_URL,
+      QUEUE_PREFIX: `bench_${runId}`,
+      ADMIN_TOKEN: adminToken,
+      LOG_LEVEL: 'silent',
+      PROCESS_ROLE: 'api',
+    };
+    onCleanup(() => stopAllChildren());
+    const ports = [await scalePort(), await scalePort()];
+    const bases = ports.map((port) => `http://127.0.0.1:${port}`);
+    await Promise.all(
+      ports.map((port, i) =>
+        untilReady(bases[i], spawnService(`api ${i}`, { ...env, PORT: `${port}` })),
       ),
-      `service ÷ baseline (median of 3 rounds): ${ratio.toFixed(2)}  target ≥ ${TARGET_RATIO}  ${verdict(ratio >= TARGET_RATIO)}`,
-      '',
-    ].join('\n'),
-  );
-});
+    );
+    await drive(WARMUP, (i) => register(bases[i % 2])(i));
+    const oneProcess = await drive(REQUESTS / 3, register(bases[0]));
+    const twoProcesses = await drive(REQUESTS / 3, (i) => register(bases[i % 2])(i));
+    log(`1 process ${oneProcess.toFixed(0)}/s, 2 processes ${twoProcesses.toFixed(0)}/s`);
+    process.stdout.write(
+      [
+        '',
+        `machine: ${machineLine()}`,
+        `POST /federation/v1/conversions/register, ${CLIENTS} concurrent clients, 3 tiers paid:`,
+        ...rounds.map(
+          (r, i) =>
+            `  round ${i + 1}: service ${r.service.toFixed(0)}/s  baseline (node:http + pg, one transaction) ${r.baseline.toFixed(0)}/s  ratio ${(r.service / r.baseline).toFixed(2)}`,
+        ),
+        `service ÷ baseline (median of 3 rounds): ${ratio.toFixed(2)}  target ≥ ${TARGET_RATIO}  ${verdict(ratio >= TARGET_RATIO)}`,
+        `API processes of their own (no target; ${os.cpus().length} cores shared with PostgreSQL and the clients): ` +
+          `1 process ${oneProcess.toFixed(0)}/s, 2 processes ${twoProcesses.toFixed(0)}/s, scaling ×${(twoProcesses / oneProcess).toFixed(2)}`,
+        '',
+      ].join('\n'),
+    );
+  },
+);

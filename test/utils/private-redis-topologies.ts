@@ -118,6 +118,11 @@ export class PrivateSentinel {
     return Number(port);
   }
 
+  /** Every process of the set-up (data nodes and the Sentinel), e.g. to freeze them all. */
+  processes(): ManagedChild[] {
+    return [...this.servers.values(), ...(this.sentinel ? [this.sentinel] : [])];
+  }
+
   /** SIGKILLs the current primary and waits until Sentinel has promoted the replica. */
   async killPrimaryAndFailOver(): Promise<{ from: number; to: number; ms: number }> {
     const from = await this.primaryPort();
