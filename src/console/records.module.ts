@@ -3,6 +3,7 @@ import { OrgPageGuard } from '../admin-pages/org-page.guard';
 import { PageFormGuard, PageSecurity } from '../common/http/page-security';
 import { ConversionsModule } from '../conversions/conversions.module';
 import { BansModule } from '../fraud/bans.module';
+import { LeadsModule } from '../leads/leads.module';
 import { TransferModule } from '../transfer/transfer.module';
 import { ConversionsListAdminController } from './conversions/conversions-admin.controller';
 import { ConversionListService } from './conversions/conversions-list.service';
@@ -29,7 +30,7 @@ const PAGE_CONTROLLERS = [
  * partner's page. Part of ConsoleModule; the same session, role and CSRF rules.
  */
 @Module({
-  imports: [ConversionsModule, BansModule, TransferModule],
+  imports: [ConversionsModule, BansModule, LeadsModule, TransferModule],
   controllers: [ConversionsListAdminController, LeadsListAdminController, ...PAGE_CONTROLLERS],
   providers: [ConversionListService, LeadListService, PageSecurity, OrgPageGuard],
 })

@@ -81,7 +81,7 @@ function action(summary: string, fields: Record<string, SchemaObject>, back: str
         'Redirects back with `notice` or `error`.',
     }),
     ApiCookieAuth(ADMIN_SESSION),
-    ApiFormBody({ _csrf: CSRF, ...fields }, ['_csrf', 'reason']),
+    ApiFormBody({ _csrf: CSRF, ...fields }, ['_csrf', 'status' in fields ? 'status' : 'reason']),
     ApiRedirect(303, 'Back to the page', back),
     ApiHtmlPages(...REFUSED),
   );
@@ -105,6 +105,16 @@ export const RecordDocs = {
         back: { type: 'string', description: "The list's query, kept by the redirect" },
       },
       '/org/{slug}/conversions',
+    ),
+  leadStatus: () =>
+    action(
+      "Changes the lead's status (`processed` or `rejected`; rejecting rejects its pending lead bonuses)",
+      {
+        status: { type: 'string', enum: ['processed', 'rejected'] },
+        reason: { type: 'string', maxLength: 500 },
+        back: { type: 'string', description: "The list's query, kept by the redirect" },
+      },
+      '/org/{slug}/leads',
     ),
   leads: () => page('The leads: status, source, partner, period; newest first', LEAD_FILTERS),
   leadsCsv: () => csv("The leads export with the page's filters, streamed", LEAD_FILTERS),

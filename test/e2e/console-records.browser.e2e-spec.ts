@@ -93,6 +93,9 @@ describe('console conversions, leads, bonus queue and ban in a real browser (SPE
           external_order_id: `ord-${v}-${i}`,
         });
       }
+      await createLead(t, org.key, seller.serviceUserId, {
+        contact: { name: `Холодный ${v}`, email: `cold${v}@shop.example` },
+      });
       const flaggedCustomer = `Клиент Спорный ${v}`;
       await createLead(t, org.key, seller.serviceUserId, {
         contact: { name: flaggedCustomer, email: `spor${v}@mailinator.com` },
@@ -193,8 +196,8 @@ describe('console conversions, leads, bonus queue and ban in a real browser (SPE
 
       // Leads: the partner's four, newest first, as the API lists them; the CSV of the same.
       await clickAndWait(page, page.locator('nav a', { hasText: 'Лиды' }));
-      await page.locator('input[name=user_id]').fill(f.seller.serviceUserId);
-      await page.locator('select[name=status]').selectOption('converted');
+      await page.locator('form[role=search] input[name=user_id]').fill(f.seller.serviceUserId);
+      await page.locator('form[role=search] select[name=status]').selectOption('converted');
       await clickAndWait(page, page.locator('form[role=search] button[type=submit]'));
       const leads = await api(`/leads?user_id=${f.seller.serviceUserId}&status=converted`);
       expect(leads.pagination.total).toBe(3);
@@ -213,6 +216,33 @@ describe('console conversions, leads, bonus queue and ban in a real browser (SPE
       const leadWidths = await pageWidths(page);
       expect(leadWidths.scrollWidth).toBeLessThanOrEqual(leadWidths.innerWidth);
       await shot(page, `leads-${name}`);
+
+      // A new lead rejected with a reason: gone from the new ones, shown rejected with it.
+      await page.locator('form[role=search] select[name=status]').selectOption('new');
+      await clickAndWait(page, page.locator('form[role=search] button[type=submit]'));
+      expect(await page.locator('[data-lead]').count()).toBe(2);
+      const cold = page.locator('tr', {
+        has: page.locator('[data-lead]', { hasText: `Холодный ${v}` }),
+      });
+      const coldId = (await cold.locator('[data-lead]').getAttribute('data-lead'))!;
+      await cold.locator('form select[name=status]').selectOption('rejected');
+      await cold.locator('form input[name=reason]').fill('не дозвонились');
+      await shot(page, `leads-new-${name}`);
+      await clickAndWait(page, cold.locator('[data-action=lead-status]'));
+      expect(await page.locator('[role=status]').textContent()).toContain(coldId);
+      expect(new URL(page.url()).searchParams.get('status')).toBe('new');
+      expect(await page.locator('[data-lead]').count()).toBe(1);
+      const rejected = await api(`/leads?user_id=${f.seller.memberId}&status=rejected`);
+      expect(rejected.items.map((l: { lead_id: string }) => l.lead_id)).toEqual([coldId]);
+      expect(rejected.items[0].status_reason).toBe('не дозвонились');
+      const coldBonus = await one<{ status: string }>(
+        `SELECT status FROM bonuses WHERE tenant_id = $1 AND source_type = 'lead' AND source_id = $2`,
+        [org.orgId, coldId],
+      );
+      expect(coldBonus.status).toBe('rejected');
+      await page.goto(`${base}/org/${org.slug}/leads?status=rejected&user_id=${f.seller.memberId}`);
+      expect(await page.locator('[data-status=rejected]').count()).toBe(1);
+      expect(await page.locator('main table').textContent()).toContain('не дозвонились');
 
       // The bonus queue: the flagged lead bonus with the partner's name, the customer, the amount.
       await clickAndWait(page, page.locator('nav a', { hasText: 'Бонусы' }));
@@ -297,8 +327,15 @@ describe('console conversions, leads, bonus queue and ban in a real browser (SPE
         [org.orgId],
       )
     ).id;
+    const lead = (
+      await one<{ id: string }>(
+        `SELECT id FROM leads WHERE tenant_id = $1 AND status = 'new' LIMIT 1`,
+        [org.orgId],
+      )
+    ).id;
     const partner = fixtures[0].seller.memberId;
     const posts: [string, Record<string, string>][] = [
+      [`/org/${org.slug}/leads/${lead}/status`, { status: 'rejected', reason: 'x' }],
       [`/org/${org.slug}/conversions/${conversion}/reverse`, { reason: 'x' }],
       [`/org/${org.slug}/partners/${partner}/ban`, { reason: 'x' }],
       [`/org/${org.slug}/bonuses/${bonus}/approve`, {}],
@@ -313,13 +350,14 @@ describe('console conversions, leads, bonus queue and ban in a real browser (SPE
       });
       statuses.push(res.status());
     }
-    const unchanged = await one<{ c: string; b: string; m: Date | null }>(
+    const unchanged = await one<{ c: string; b: string; m: Date | null; l: string }>(
       `SELECT (SELECT status FROM conversions WHERE tenant_id = $1 AND id = $2) AS c,
               (SELECT status FROM bonuses WHERE tenant_id = $1 AND id = $3) AS b,
-              (SELECT banned_at FROM members WHERE tenant_id = $1 AND id = $4) AS m`,
-      [org.orgId, conversion, bonus, partner],
+              (SELECT banned_at FROM members WHERE tenant_id = $1 AND id = $4) AS m,
+              (SELECT status FROM leads WHERE tenant_id = $1 AND id = $5) AS l`,
+      [org.orgId, conversion, bonus, partner, lead],
     );
-    expect(unchanged).toEqual({ c: 'registered', b: 'pending', m: null });
+    expect(unchanged).toEqual({ c: 'registered', b: 'pending', m: null, l: 'new' });
     return statuses;
   }
 
@@ -333,8 +371,9 @@ describe('console conversions, leads, bonus queue and ban in a real browser (SPE
     await page.goto(`${base}/org/${org.slug}/partners/${fixtures[0].seller.memberId}`);
     expect(await page.locator('[data-action=ban]').count()).toBe(0);
     await page.goto(`${base}/org/${org.slug}/leads`);
-    expect(await page.locator('[data-total]').getAttribute('data-total')).toBe('8');
-    expect(await everyPost(page, await csrfOf(page))).toEqual([403, 403, 403, 403]);
+    expect(await page.locator('[data-total]').getAttribute('data-total')).toBe('10');
+    expect(await page.locator('[data-action=lead-status]').count()).toBe(0);
+    expect(await everyPost(page, await csrfOf(page))).toEqual([403, 403, 403, 403, 403]);
     await context.close();
   }, 60_000);
 
@@ -347,8 +386,8 @@ describe('console conversions, leads, bonus queue and ban in a real browser (SPE
     await signIn(page, base, managerToken);
     await page.goto(`${base}/org/${org.slug}/conversions`);
     expect(await csrfOf(page)).not.toBe(foreign);
-    expect(await everyPost(page, undefined)).toEqual([403, 403, 403, 403]);
-    expect(await everyPost(page, foreign)).toEqual([403, 403, 403, 403]);
+    expect(await everyPost(page, undefined)).toEqual([403, 403, 403, 403, 403]);
+    expect(await everyPost(page, foreign)).toEqual([403, 403, 403, 403, 403]);
     await context.close();
   }, 60_000);
 
@@ -405,7 +444,7 @@ describe('console conversions, leads, bonus queue and ban in a real browser (SPE
         .set('Authorization', `Bearer ${strangerToken}`);
       expect(res.status).toBe(403);
     }
-    expect(await everyPost(page, csrf)).toEqual([403, 403, 403, 403]);
+    expect(await everyPost(page, csrf)).toEqual([403, 403, 403, 403, 403]);
     await context.close();
   }, 60_000);
 });

@@ -1,21 +1,33 @@
-import { Controller, Get, Query, Req, Res, UseFilters } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+  UseFilters,
+} from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../../access/access.decorators';
-import { Org, type OrgContext, OrgPage } from '../../admin-pages/org-page.guard';
+import { Org, OrgAction, type OrgContext, OrgPage } from '../../admin-pages/org-page.guard';
 import { PageSecurity } from '../../common/http/page-security';
 import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
-import type { HtmlPage } from '../../common/pages/page';
+import { FormBody } from '../../common/pages/form';
+import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
 import { PageFilter } from '../../common/pages/page.filter';
 import { Pages } from '../../common/pages/pages.decorator';
 import { parseList, pick, sendCsv } from '../lists';
 import { RecordDocs } from '../records.openapi';
 import { consoleCtx } from '../views/layout';
-import { LEAD_FILTERS, ListLeadsQueryDto } from './leads.dto';
+import { LeadsService } from '../../leads/leads.service';
+import { LEAD_FILTERS, LeadStatusForm, ListLeadsQueryDto } from './leads.dto';
 import { LeadListService } from './leads-list.service';
 import { leadsPage } from './leads.views';
 
-/** `/org/:slug/leads`: the list (status, source, partner, period, pages). */
+/** `/org/:slug/leads`: the list (status, source, partner, period, pages) and status changes. */
 @ApiTags('admin-pages')
 @Controller('org/:slug/leads')
 @Public()
@@ -23,6 +35,7 @@ import { leadsPage } from './leads.views';
 export class LeadsPagesController {
   constructor(
     private readonly leads: LeadListService,
+    private readonly changes: LeadsService,
     private readonly security: PageSecurity,
   ) {}
 
@@ -38,7 +51,34 @@ export class LeadsPagesController {
     const filters = pick(query, LEAD_FILTERS);
     const { dto, error } = parseList(ListLeadsQueryDto, filters, query.page);
     const list = dto && (await this.leads.list(org.tenant.id, dto));
-    return leadsPage(ctx, filters, list, { notice: query.notice, error: error ?? query.error });
+    return leadsPage(ctx, filters, list, {
+      notice: query.notice,
+      changed: query.changed,
+      error: error ?? query.error,
+    });
+  }
+
+  /** LeadsService's status change (docs/money.md): rejecting rejects the pending lead bonuses. */
+  @Post(':lead_id/status')
+  @HttpCode(303)
+  @OrgAction('manager', 'leads')
+  @RecordDocs.leadStatus()
+  async status(
+    @Org() org: OrgContext,
+    @Param('lead_id') leadId: string,
+    @FormBody() form: LeadStatusForm,
+  ): Promise<Redirect> {
+    await this.changes.changeStatus(
+      org.tenant.id,
+      leadId,
+      { status: form.status, reason: form.reason },
+      org.actor,
+    );
+    const kept = pick(Object.fromEntries(new URLSearchParams(form.back ?? '')), [
+      ...LEAD_FILTERS,
+      'page',
+    ]);
+    return new Redirect(withQuery(`/org/${org.tenant.slug}/leads`, { ...kept, changed: leadId }));
   }
 }
 

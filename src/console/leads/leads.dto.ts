@@ -1,4 +1,5 @@
-import { IsIn } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsIn, IsString, Length } from 'class-validator';
 import { Optional } from '../../common/validation/optional';
 import {
   LEAD_SOURCES,
@@ -18,3 +19,20 @@ export class ListLeadsQueryDto extends RecordListQueryDto {
 }
 
 export const LEAD_FILTERS = ['status', 'source', 'user_id', 'from', 'to'] as const;
+
+/** The leads page's status form: `processed` or `rejected`, with an optional reason. */
+export class LeadStatusForm {
+  @IsIn(['processed', 'rejected']) status: 'processed' | 'rejected';
+
+  /** Why (told in `lead.status_changed`'s audit entry); blank is none. */
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' ? value.trim() || undefined : value,
+  )
+  @Optional()
+  @IsString()
+  @Length(1, 500)
+  reason?: string;
+
+  /** The list's query (its filters and page), kept by the redirect back. */
+  @Optional() @IsString() back?: string;
+}

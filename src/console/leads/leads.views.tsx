@@ -1,5 +1,7 @@
+import { CsrfField } from '../../common/pages/components';
 import type { HtmlPage } from '../../common/pages/page';
-import { LEAD_SOURCES, LEAD_STATUSES } from '../../leads/lead.entity';
+import { canRequestTransition } from '../../leads/lead-transitions';
+import { LEAD_SOURCES, LEAD_STATUSES, type LeadStatus } from '../../leads/lead.entity';
 import { RECORD_TEXTS } from '../views/i18n-records';
 import { type ConsoleCtx, consolePage, DataTable, Pager, withParams } from '../views/layout';
 import { RecordFilters } from '../views/record-filters';
@@ -20,15 +22,31 @@ export function leadsPage(
   ctx: ConsoleCtx,
   filters: Filters,
   list: LeadListResponse | undefined,
-  shown: { notice?: string; error?: string },
+  shown: { notice?: string; changed?: string; error?: string },
 ): HtmlPage {
   const { t } = ctx.fmt;
   const r = RECORD_TEXTS[ctx.fmt.lang];
   const slug = ctx.tenant.slug;
   const base = `/org/${slug}/leads`;
+  const manage = ctx.can('manager');
+  const back = new URLSearchParams(
+    Object.entries({ ...filters, page: list ? String(list.pagination.page) : undefined }).filter(
+      (kv): kv is [string, string] => !!kv[1],
+    ),
+  ).toString();
+  /** The statuses staff may move a lead to from `status` (docs/money.md). */
+  const next = (status: string) =>
+    (['processed', 'rejected'] as const).filter((to) =>
+      canRequestTransition(status as LeadStatus, to),
+    );
   return consolePage(
     ctx,
-    { title: t.leads, area: 'leads', ...shown },
+    {
+      title: t.leads,
+      area: 'leads',
+      notice: shown.changed ? r.statusChanged(shown.changed) : shown.notice,
+      error: shown.error,
+    },
     <>
       <RecordFilters
         ctx={ctx}
@@ -47,10 +65,20 @@ export function leadsPage(
               {t.csv}
             </a>
           </p>
+          {!manage && <p class="muted">{r.viewerCannotChange}</p>}
           <DataTable
             caption={t.leads}
             hideCaption
-            headers={[t.created, t.contact, t.partner, t.status, t.source, t.email, r.phone]}
+            headers={[
+              t.created,
+              t.contact,
+              t.partner,
+              t.status,
+              ...(manage ? [r.change] : []),
+              t.source,
+              t.email,
+              r.phone,
+            ]}
             empty={t.nothing}
             rows={list.items.map((l) => [
               minute(l.created_at),
@@ -62,6 +90,32 @@ export function leadsPage(
                 </span>
                 {l.status_reason && <span class="muted"> {l.status_reason}</span>}
               </>,
+              ...(manage
+                ? [
+                    next(l.status).length ? (
+                      <form method="post" action={`${base}/${l.lead_id}/status`} class="row-form">
+                        <CsrfField value={ctx.csrf} />
+                        <input type="hidden" name="back" value={back} />
+                        <select name="status" aria-label={r.newStatus(l.contact_name)}>
+                          {next(l.status).map((to) => (
+                            <option value={to}>{r.leadStatus[to]}</option>
+                          ))}
+                        </select>
+                        <input
+                          name="reason"
+                          maxLength={500}
+                          placeholder={r.reason}
+                          aria-label={r.statusReason(l.contact_name)}
+                        />
+                        <button type="submit" class="plain" data-action="lead-status">
+                          {r.apply}
+                        </button>
+                      </form>
+                    ) : (
+                      ''
+                    ),
+                  ]
+                : []),
               r.leadSource[l.source] ?? l.source,
               l.contact_email ?? '',
               l.contact_phone ?? '',

@@ -57,6 +57,7 @@ export const CONSOLE_STYLE = `
   .row-form { display: flex; gap: 6px; align-items: center; margin: 0; }
   .row-form input { width: 11em; margin: 0; padding: 4px 6px; font-size: 14px; }
   .row-form button { margin: 0; padding: 5px 10px; background: #b42318; color: #fff; }
+  .row-form button.plain { background: #1d4ed8; } .row-form select { padding: 4px 6px; font-size: 14px; }
   details.ban { margin-top: 12px; max-width: 640px; }
   details.ban summary { color: #b42318; font-weight: 600; }
   details.ban input { width: 100%; max-width: 24em; }
