@@ -195,7 +195,9 @@ describe('console payouts and program pages in a real browser (SPEC 9, 10)', () 
       };
       await settle(bad);
       expect(await attr(page, '[data-settle-error]', 'data-settle-error')).toEqual(['line 3']);
-      expect(await page.locator('[data-settle-error]').textContent()).toContain('10001');
+      expect(await page.locator('[data-settle-error]').textContent()).toBe(
+        'строка 3: amount_kopecks 10001 не равно 10000',
+      );
       expect((await api(d, `/payouts?run_id=${run.run_id}&status=paid`)).items).toHaveLength(0);
       await shot(page, `payouts-settle-refused-${name}`);
 

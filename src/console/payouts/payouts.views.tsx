@@ -68,6 +68,34 @@ function noticeText(t: PayoutTexts, notice: string | undefined): string | undefi
   return notice;
 }
 
+/**
+ * A refused line of a settle file in the page's language: PayoutsCsvService's English messages
+ * (src/payouts/payouts-csv.service.ts) said in Russian on a Russian page; anything else as is.
+ */
+const SETTLE_RU: [RegExp, (...m: string[]) => string][] = [
+  [/^line (\d+)$/, (n) => `строка ${n}`],
+  [/^payout_id "(.*)" is not a payout of this run$/, (id) => `«${id}» — не выплата этого запуска`],
+  [/^payout (\S+) is listed twice$/, (id) => `выплата ${id} указана дважды`],
+  [/^amount_kopecks (.*) differs from (\d+)$/, (a, b) => `amount_kopecks ${a} не равно ${b}`],
+  [/^amount (.*) differs from (.*)$/, (a, b) => `amount ${a} не равно ${b}`],
+  [/^reference must be 1 to 200 characters$/, () => 'reference: от 1 до 200 символов'],
+  [/^payout (\S+) is (\w+)$/, (id, st) => `выплата ${id} уже не ожидает (${st})`],
+  [/^column (\w+) is missing$/, (c) => `нет столбца ${c}`],
+  [/^the file lists no payout$/, () => 'в файле нет ни одной выплаты'],
+];
+
+function sayRu(text: string): string {
+  for (const [re, say] of SETTLE_RU) {
+    const m = re.exec(text);
+    if (m) return say(...m.slice(1));
+  }
+  return text;
+}
+
+function settleLine(lang: string, e: FieldError): string {
+  return lang === 'ru' ? `${sayRu(e.field)}: ${sayRu(e.message)}` : `${e.field}: ${e.message}`;
+}
+
 /** The payouts page: settings, runs (with the run form), payouts by run and status, settling. */
 export function payoutsPage(
   ctx: ConsoleCtx,
@@ -236,7 +264,7 @@ export function payoutsPage(
               <p>{t.settleRefused}</p>
               <ul>
                 {d.settle.errors.map((e) => (
-                  <li data-settle-error={e.field}>{`${e.field}: ${e.message}`}</li>
+                  <li data-settle-error={e.field}>{settleLine(ctx.fmt.lang, e)}</li>
                 ))}
               </ul>
             </div>
@@ -399,11 +427,10 @@ export function PartnerPayouts(props: {
       <DataTable
         caption={common.balance}
         hideCaption
-        headers={[common.currency, t.available, t.inPayout, t.paidTotal]}
-        numeric={[1, 2, 3]}
+        headers={[t.available, t.inPayout, t.paidTotal]}
+        numeric={[0, 1, 2]}
         empty={common.nothing}
         rows={props.balances.map((b) => [
-          b.currency,
           <span data-balance="available" data-value={String(b.available_kopecks)}>
             {money(b.available_kopecks, b.currency)}
           </span>,
