@@ -18,7 +18,7 @@ const DAY: SchemaObject = { type: 'string', format: 'date', description: 'YYYY-M
 const MEMBER: SchemaObject = { type: 'string', description: 'The partner: mbr_… or usr_…' };
 const REFUSED: [number, string][] = [
   [403, 'Another organisation, a lower role, or (on a form post) a missing or stale `_csrf`'],
-  [404, 'No such organisation (the platform admin)'],
+  [404, 'No such organisation (the platform admin), or no such conversion'],
 ];
 const CSRF: SchemaObject = { type: 'string', description: "The session's CSRF token" };
 
@@ -95,6 +95,19 @@ const LEAD_FILTERS = filters(['new', 'processed', 'converted', 'rejected'], {
 export const RecordDocs = {
   conversions: () =>
     page('The conversions: status, partner, period; newest first', CONVERSION_FILTERS),
+  conversion: () =>
+    applyDecorators(
+      ApiOperation({
+        summary: 'A conversion: its order, partner, customer and cascade; reversal',
+        description: 'Staff of this organisation (viewer or higher), or the platform admin.',
+      }),
+      ApiCookieAuth(ADMIN_SESSION),
+      ...['reversed', 'error', 'lang'].map((name) =>
+        ApiQuery({ name, required: false, schema: STRING }),
+      ),
+      ApiHtmlPages([200, 'The page'], ...REFUSED),
+      ApiRedirect(303, 'No session: to the sign-in page', '/org/sign-in'),
+    ),
   conversionsCsv: () =>
     csv("The conversions export with the page's filters, streamed", CONVERSION_FILTERS),
   reverse: () =>
@@ -102,7 +115,11 @@ export const RecordDocs = {
       'Reverses the conversion (its pending and approved bonuses are written off)',
       {
         reason: { type: 'string', minLength: 1, maxLength: 500 },
-        back: { type: 'string', description: "The list's query, kept by the redirect" },
+        back: {
+          type: 'string',
+          description:
+            "The list's query, kept by the redirect; `detail`: back to the conversion's page",
+        },
       },
       '/org/{slug}/conversions',
     ),

@@ -39,6 +39,7 @@ describe('accessibility of the console record pages: no WCAG 2 A/AA violation (i
   let partnerId: string;
   let bannedId: string;
   let reversed: string;
+  let registered: string;
   let viewerToken: string;
   const s = () => suite!;
 
@@ -58,6 +59,7 @@ describe('accessibility of the console record pages: no WCAG 2 A/AA violation (i
         amount_kopecks: 90_000 * (i + 1),
         external_order_id: `a11y-${i}`,
       });
+      if (i === 0) registered = conversion_id;
       reversed = conversion_id;
     }
     await createLead(t, org.key, chain[1].serviceUserId, {
@@ -85,6 +87,8 @@ describe('accessibility of the console record pages: no WCAG 2 A/AA violation (i
     `/org/${org.slug}/conversions?status=reversed&from=2026-01-01&to=2030-12-31`,
     `/org/${org.slug}/conversions?notice=x&reversed=${reversed}`,
     `/org/${org.slug}/conversions?user_id=bad`,
+    `/org/${org.slug}/conversions/${registered}`,
+    `/org/${org.slug}/conversions/${reversed}?reversed=${reversed}`,
     `/org/${org.slug}/leads`,
     `/org/${org.slug}/leads?status=converted&source=federation`,
     `/org/${org.slug}/bonuses?status=pending&review=flagged`,

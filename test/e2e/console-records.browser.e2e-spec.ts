@@ -194,6 +194,41 @@ describe('console conversions, leads, bonus queue and ban in a real browser (SPE
         target,
       ]);
 
+      // The conversion's page: its cascade as the API gives it, every bonus written off.
+      await clickAndWait(page, after.locator('[data-conversion]'));
+      expect(new URL(page.url()).pathname).toBe(`/org/${org.slug}/conversions/${target}`);
+      const detail = await api(`/conversions/${target}`);
+      expect(detail.bonuses.map((b: { tier: string }) => b.tier)).toEqual(['referrer', 'upline_1']);
+      const cascade = await page
+        .locator('[data-bonus]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-bonus')));
+      expect(cascade).toEqual(detail.bonuses.map((b: { bonus_id: string }) => b.bonus_id));
+      const cascadeAmounts = await page
+        .locator('[data-bonus-amount]')
+        .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-bonus-amount'))));
+      expect(cascadeAmounts).toEqual([36_000, 10_800]);
+      expect(cascadeAmounts).toEqual(
+        detail.bonuses.map((b: { amount_kopecks: number }) => b.amount_kopecks),
+      );
+      const cascadeStatuses = await page
+        .locator('[data-bonus-status]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-bonus-status')));
+      expect(cascadeStatuses).toEqual(['reversed', 'reversed']);
+      expect(await page.locator('[data-action=reverse]').count()).toBe(0);
+
+      // Another one reversed from its own page.
+      const second = listed.items[1].conversion_id as string;
+      await page.goto(`${base}/org/${org.slug}/conversions/${second}`);
+      expect(await page.locator('[data-amount]').textContent()).toBe(rub(240_000));
+      await page.locator('form.actions input[name=reason]').fill('отказ клиента');
+      await shot(page, `conversion-${name}`);
+      await clickAndWait(page, page.locator('[data-action=reverse]'));
+      expect(new URL(page.url()).pathname).toBe(`/org/${org.slug}/conversions/${second}`);
+      expect(await page.locator('[role=status]').textContent()).toContain(second);
+      expect(await page.locator('dd [data-status]').getAttribute('data-status')).toBe('reversed');
+      expect((await api(`/conversions/${second}`)).conversion.reverse_reason).toBe('отказ клиента');
+      await shot(page, `conversion-reversed-${name}`);
+
       // Leads: the partner's four, newest first, as the API lists them; the CSV of the same.
       await clickAndWait(page, page.locator('nav a', { hasText: 'Лиды' }));
       await page.locator('form[role=search] input[name=user_id]').fill(f.seller.serviceUserId);
@@ -368,6 +403,15 @@ describe('console conversions, leads, bonus queue and ban in a real browser (SPE
     await page.goto(`${base}/org/${org.slug}/conversions`);
     expect(await page.locator('[data-total]').getAttribute('data-total')).toBe('6');
     expect(await page.locator('[data-action=reverse]').count()).toBe(0);
+    const registered = (
+      await one<{ id: string }>(
+        `SELECT id FROM conversions WHERE tenant_id = $1 AND status = 'registered' LIMIT 1`,
+        [org.orgId],
+      )
+    ).id;
+    await page.goto(`${base}/org/${org.slug}/conversions/${registered}`);
+    expect(await page.locator('[data-bonus]').count()).toBe(2);
+    expect(await page.locator('[data-action=reverse]').count()).toBe(0);
     await page.goto(`${base}/org/${org.slug}/partners/${fixtures[0].seller.memberId}`);
     expect(await page.locator('[data-action=ban]').count()).toBe(0);
     await page.goto(`${base}/org/${org.slug}/leads`);
@@ -425,8 +469,14 @@ describe('console conversions, leads, bonus queue and ban in a real browser (SPE
     const page = await context.newPage();
     await signIn(page, base, strangerToken);
     const csrf = await csrfOf(page);
+    const someConversion = (
+      await one<{ id: string }>('SELECT id FROM conversions WHERE tenant_id = $1 LIMIT 1', [
+        org.orgId,
+      ])
+    ).id;
     for (const path of [
       'conversions',
+      `conversions/${someConversion}`,
       'conversions.csv',
       'leads',
       'leads.csv',
@@ -437,7 +487,7 @@ describe('console conversions, leads, bonus queue and ban in a real browser (SPE
       expect([path, res.status()]).toEqual([path, 403]);
       expect(await res.text()).not.toContain('Ольга');
     }
-    for (const path of ['conversions', 'leads']) {
+    for (const path of ['conversions', 'leads', `conversions/${someConversion}`]) {
       const res = await s()
         .t.http()
         .get(`/admin/v1/tenants/${org.slug}/${path}`)

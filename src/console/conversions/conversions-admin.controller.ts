@@ -1,10 +1,10 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Admin, CurrentTenant } from '../../access/access.decorators';
 import { ApiProblems } from '../../common/errors/problem.response';
 import type { TenantEntity } from '../../tenants/tenant.entity';
 import { ListConversionsQueryDto } from './conversions.dto';
-import { ConversionListResponse } from './conversions.response';
+import { ConversionDetailResponse, ConversionListResponse } from './conversions.response';
 import { ConversionListService } from './conversions-list.service';
 
 @ApiTags('admin')
@@ -26,5 +26,19 @@ export class ConversionsListAdminController {
     @Query() query: ListConversionsQueryDto,
   ): Promise<ConversionListResponse> {
     return this.conversions.list(tenant.id, query);
+  }
+
+  /**
+   * One conversion with its cascade: every bonus it created (tier, partner, amount, status),
+   * referrer first. The console's conversion page.
+   */
+  @Get(':conversion_id')
+  @Admin('viewer')
+  @ApiProblems(401, 403, [404, 'conversion_not_found'])
+  detail(
+    @CurrentTenant() tenant: TenantEntity,
+    @Param('conversion_id') conversionId: string,
+  ): Promise<ConversionDetailResponse> {
+    return this.conversions.detail(tenant.id, conversionId);
   }
 }

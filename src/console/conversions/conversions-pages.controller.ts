@@ -29,7 +29,7 @@ import {
   ReverseConversionForm,
 } from './conversions.dto';
 import { ConversionListService } from './conversions-list.service';
-import { conversionsPage } from './conversions.views';
+import { conversionPage, conversionsPage } from './conversions.views';
 
 /** `/org/:slug/conversions`: the list (status, partner, period, pages) and reversal. */
 @ApiTags('admin-pages')
@@ -62,6 +62,20 @@ export class ConversionsPagesController {
     });
   }
 
+  @Get(':conversion_id')
+  @OrgPage('viewer')
+  @RecordDocs.conversion()
+  async detail(
+    @Org() org: OrgContext,
+    @Req() req: Request,
+    @Param('conversion_id') conversionId: string,
+    @Query(SingleQueryValues) query: Record<string, string>,
+  ): Promise<HtmlPage> {
+    const ctx = consoleCtx(org, req, this.security);
+    const detail = await this.list.detail(org.tenant.id, conversionId);
+    return conversionPage(ctx, detail, { reversed: query.reversed, error: query.error });
+  }
+
   @Post(':conversion_id/reverse')
   @HttpCode(303)
   @OrgAction('manager', 'conversions')
@@ -72,6 +86,10 @@ export class ConversionsPagesController {
     @FormBody() form: ReverseConversionForm,
   ): Promise<Redirect> {
     await this.conversions.reverse(org.tenant.id, conversionId, form.reason, org.actor);
+    if (form.back === 'detail') {
+      const page = `/org/${org.tenant.slug}/conversions/${encodeURIComponent(conversionId)}`;
+      return new Redirect(withQuery(page, { reversed: conversionId }));
+    }
     const kept = pick(Object.fromEntries(new URLSearchParams(form.back ?? '')), [
       ...CONVERSION_FILTERS,
       'page',

@@ -25,3 +25,22 @@ export class ConversionListResponse {
   items: ConversionRowResponse[];
   pagination: PaginationResponse;
 }
+
+/** A bonus of the conversion's cascade: who earns it, at which tier, and where it stands. */
+export class ConversionBonusResponse {
+  /** @example "bns_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ bonus_id: string;
+  /** `referrer`, `upline_1`… @example "referrer" */ tier: string | null;
+  /** @example "mbr_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ user_id: string;
+  /** @example "Anna Petrova" */ partner_name: string;
+  /** @example 125000 */ amount_kopecks: number;
+  /** @example "RUB" */ currency: string;
+  /** `pending`, `approved`, `paid`, `rejected` or `reversed`. @example "pending" */ status: string;
+  /** @example null */ reason: string | null;
+}
+
+/** A conversion with its cascade, as its console page shows it. */
+export class ConversionDetailResponse {
+  conversion: ConversionRowResponse;
+  /** Its bonuses, referrer first, then up the chain. */
+  bonuses: ConversionBonusResponse[];
+}

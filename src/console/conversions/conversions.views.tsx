@@ -4,7 +4,11 @@ import { RECORD_TEXTS } from '../views/i18n-records';
 import { type ConsoleCtx, consolePage, DataTable, Pager, withParams } from '../views/layout';
 import { RecordFilters } from '../views/record-filters';
 import { CONVERSION_STATUSES } from './conversions.dto';
-import type { ConversionListResponse } from './conversions.response';
+import type {
+  ConversionDetailResponse,
+  ConversionListResponse,
+  ConversionRowResponse,
+} from './conversions.response';
 
 /** `2026-11-21T09:30:00.000Z` → `2026-11-21 09:30`. */
 const minute = (iso: string) => iso.slice(0, 16).replace('T', ' ');
@@ -85,7 +89,9 @@ export function conversionsPage(
                 {r.conversionStatus[c.status] ?? c.status}
               </span>,
               c.customer_name,
-              <span data-conversion={c.conversion_id}>{c.external_order_id}</span>,
+              <a href={`${base}/${c.conversion_id}`} data-conversion={c.conversion_id}>
+                {c.external_order_id}
+              </a>,
               c.status === 'reversed' ? (
                 <span class="muted">
                   {c.reversed_at ? `${minute(c.reversed_at)} · ` : ''}
@@ -120,6 +126,113 @@ export function conversionsPage(
           />
         </>
       )}
+    </>,
+  );
+}
+
+function StatusBadge({ ctx, status }: { ctx: ConsoleCtx; status: string }) {
+  const r = RECORD_TEXTS[ctx.fmt.lang];
+  return (
+    <span class={status === 'reversed' ? 'badge off' : 'badge on'} data-status={status}>
+      {r.conversionStatus[status] ?? status}
+    </span>
+  );
+}
+
+/** A conversion: the order, its partner and customer, the cascade of its bonuses, reversal. */
+export function conversionPage(
+  ctx: ConsoleCtx,
+  d: ConversionDetailResponse,
+  shown: { reversed?: string; error?: string },
+): HtmlPage {
+  const { t, money } = ctx.fmt;
+  const r = RECORD_TEXTS[ctx.fmt.lang];
+  const slug = ctx.tenant.slug;
+  const c: ConversionRowResponse = d.conversion;
+  return consolePage(
+    ctx,
+    {
+      title: `${r.order} ${c.external_order_id}`,
+      area: 'conversions',
+      notice: shown.reversed ? r.reversed(shown.reversed) : undefined,
+      error: shown.error,
+    },
+    <>
+      <p>
+        <a href={`/org/${slug}/conversions`}>{r.allConversions}</a>
+      </p>
+      <dl class="profile">
+        <dt>{t.status}</dt>
+        <dd>
+          <StatusBadge ctx={ctx} status={c.status} />
+          {c.status === 'reversed' && (
+            <span class="muted">
+              {' '}
+              {c.reversed_at ? minute(c.reversed_at) : ''} · {c.reverse_reason ?? ''}
+            </span>
+          )}
+        </dd>
+        <dt>{t.amount}</dt>
+        <dd data-amount={String(c.amount_kopecks)}>{money(c.amount_kopecks, c.currency)}</dd>
+        <dt>{r.commission}</dt>
+        <dd data-commission={String(c.commission_kopecks)}>
+          {money(c.commission_kopecks, c.currency)}
+        </dd>
+        <dt>{t.partner}</dt>
+        <dd>
+          <a href={`/org/${slug}/partners/${c.user_id}`}>{c.partner_name}</a>
+        </dd>
+        <dt>{r.customer}</dt>
+        <dd>{c.customer_name}</dd>
+        <dt>{t.created}</dt>
+        <dd>{minute(c.created_at)}</dd>
+        <dt>ID</dt>
+        <dd>
+          <code>{c.conversion_id}</code> · <code>{c.lead_id}</code>
+        </dd>
+      </dl>
+      {c.status !== 'reversed' && ctx.can('manager') && (
+        <form
+          method="post"
+          action={`/org/${slug}/conversions/${c.conversion_id}/reverse`}
+          class="actions"
+        >
+          <CsrfField value={ctx.csrf} />
+          <input type="hidden" name="back" value="detail" />
+          <label>
+            {r.reverseReason(c.external_order_id)} <input name="reason" required maxLength={500} />
+          </label>
+          <button type="submit" class="danger" data-action="reverse">
+            {r.reverse}
+          </button>
+        </form>
+      )}
+      {c.status !== 'reversed' && !ctx.can('manager') && (
+        <p class="muted">{r.viewerCannotReverse}</p>
+      )}
+      <section aria-labelledby="cascade-h">
+        <h2 id="cascade-h">{r.cascade}</h2>
+        <DataTable
+          caption={r.cascade}
+          hideCaption
+          headers={[r.tier, t.partner, t.amount, t.status, r.reason]}
+          numeric={[2]}
+          empty={t.nothing}
+          rows={d.bonuses.map((b) => [
+            b.tier ?? '',
+            <a href={`/org/${slug}/partners/${b.user_id}`} data-bonus={b.bonus_id}>
+              {b.partner_name}
+            </a>,
+            <span data-bonus-amount={String(b.amount_kopecks)}>
+              {money(b.amount_kopecks, b.currency)}
+            </span>,
+            <span class="badge" data-bonus-status={b.status}>
+              {r.bonusStatus[b.status] ?? b.status}
+            </span>,
+            b.reason ?? '',
+          ])}
+        />
+      </section>
     </>,
   );
 }

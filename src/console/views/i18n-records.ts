@@ -16,6 +16,16 @@ const EN = {
   reverseReason: (id: string) => `Reason for reversing ${id}`,
   reversed: (id: string) => `Conversion ${id} reversed; its bonuses are written off.`,
   reversedAt: 'Reversed',
+  allConversions: '← All conversions',
+  cascade: 'Cascade',
+  tier: 'Tier',
+  bonusStatus: {
+    pending: 'pending',
+    approved: 'approved',
+    paid: 'paid',
+    rejected: 'rejected',
+    reversed: 'reversed',
+  } as Record<string, string>,
   conversionStatus: { registered: 'registered', reversed: 'reversed' } as Record<string, string>,
   leadStatus: {
     new: 'new',
@@ -64,6 +74,16 @@ const RU: RecordTexts = {
   reverseReason: (id) => `Причина отмены ${id}`,
   reversed: (id) => `Конверсия ${id} отменена, её бонусы списаны.`,
   reversedAt: 'Отменена',
+  allConversions: '← Все конверсии',
+  cascade: 'Каскад',
+  tier: 'Уровень',
+  bonusStatus: {
+    pending: 'в ожидании',
+    approved: 'одобрен',
+    paid: 'выплачен',
+    rejected: 'отклонён',
+    reversed: 'списан',
+  },
   conversionStatus: { registered: 'зарегистрирована', reversed: 'отменена' },
   leadStatus: {
     new: 'новый',
