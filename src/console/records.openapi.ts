@@ -81,7 +81,10 @@ function action(summary: string, fields: Record<string, SchemaObject>, back: str
         'Redirects back with `notice` or `error`.',
     }),
     ApiCookieAuth(ADMIN_SESSION),
-    ApiFormBody({ _csrf: CSRF, ...fields }, ['_csrf', 'status' in fields ? 'status' : 'reason']),
+    ApiFormBody({ _csrf: CSRF, ...fields }, [
+      '_csrf',
+      ...['status', 'reason'].filter((name) => name in fields).slice(0, 1),
+    ]),
     ApiRedirect(303, 'Back to the page', back),
     ApiHtmlPages(...REFUSED),
   );
@@ -135,6 +138,8 @@ export const RecordDocs = {
     ),
   leads: () => page('The leads: status, source, partner, period; newest first', LEAD_FILTERS),
   leadsCsv: () => csv("The leads export with the page's filters, streamed", LEAD_FILTERS),
+  unban: () =>
+    action('Lifts the ban of the partner (docs/fraud.md)', {}, '/org/{slug}/partners/{user_id}'),
   ban: () =>
     action(
       'Bans the partner (docs/fraud.md)',

@@ -321,6 +321,7 @@ describe('console conversions, leads, bonus queue and ban in a real browser (SPE
       expect(await page.locator('[data-banned]').textContent()).toContain('накрутка кликов');
       expect(await page.locator('[data-status]').getAttribute('data-status')).toBe('inactive');
       expect(await page.locator('[data-action=ban]').count()).toBe(0);
+      expect(await page.locator('[data-action=activate]').count()).toBe(0);
       const banned = await one<{ banned_at: Date | null }>(
         'SELECT banned_at FROM members WHERE tenant_id = $1 AND id = $2',
         [org.orgId, f.cheat.memberId],
@@ -335,6 +336,14 @@ describe('console conversions, leads, bonus queue and ban in a real browser (SPE
       const link = await s().t.http().get(`/s/${f.cheatLink.code}`);
       expect(link.status).toBe(410);
       await shot(page, `partner-banned-${name}`);
+      // Lifting the ban: active again, the link works again.
+      await clickAndWait(page, page.locator('[data-action=unban]'));
+      expect(await page.locator('[role=status]').textContent()).toBe(
+        'Блокировка снята: партнёр снова активен.',
+      );
+      expect(await page.locator('[data-banned]').count()).toBe(0);
+      expect(await page.locator('[data-status]').getAttribute('data-status')).toBe('active');
+      expect((await s().t.http().get(`/s/${f.cheatLink.code}`)).status).toBe(302);
 
       // English for the rest of the session.
       await page.goto(`${base}/org/${org.slug}/conversions?lang=en`);
@@ -373,6 +382,7 @@ describe('console conversions, leads, bonus queue and ban in a real browser (SPE
       [`/org/${org.slug}/leads/${lead}/status`, { status: 'rejected', reason: 'x' }],
       [`/org/${org.slug}/conversions/${conversion}/reverse`, { reason: 'x' }],
       [`/org/${org.slug}/partners/${partner}/ban`, { reason: 'x' }],
+      [`/org/${org.slug}/partners/${partner}/unban`, {}],
       [`/org/${org.slug}/bonuses/${bonus}/approve`, {}],
       [`/org/${org.slug}/bonuses/${bonus}/reject`, { reason: 'x' }],
     ];
@@ -417,7 +427,7 @@ describe('console conversions, leads, bonus queue and ban in a real browser (SPE
     await page.goto(`${base}/org/${org.slug}/leads`);
     expect(await page.locator('[data-total]').getAttribute('data-total')).toBe('10');
     expect(await page.locator('[data-action=lead-status]').count()).toBe(0);
-    expect(await everyPost(page, await csrfOf(page))).toEqual([403, 403, 403, 403, 403]);
+    expect(await everyPost(page, await csrfOf(page))).toEqual([403, 403, 403, 403, 403, 403]);
     await context.close();
   }, 60_000);
 
@@ -430,8 +440,8 @@ describe('console conversions, leads, bonus queue and ban in a real browser (SPE
     await signIn(page, base, managerToken);
     await page.goto(`${base}/org/${org.slug}/conversions`);
     expect(await csrfOf(page)).not.toBe(foreign);
-    expect(await everyPost(page, undefined)).toEqual([403, 403, 403, 403, 403]);
-    expect(await everyPost(page, foreign)).toEqual([403, 403, 403, 403, 403]);
+    expect(await everyPost(page, undefined)).toEqual([403, 403, 403, 403, 403, 403]);
+    expect(await everyPost(page, foreign)).toEqual([403, 403, 403, 403, 403, 403]);
     await context.close();
   }, 60_000);
 
@@ -494,7 +504,7 @@ describe('console conversions, leads, bonus queue and ban in a real browser (SPE
         .set('Authorization', `Bearer ${strangerToken}`);
       expect(res.status).toBe(403);
     }
-    expect(await everyPost(page, csrf)).toEqual([403, 403, 403, 403, 403]);
+    expect(await everyPost(page, csrf)).toEqual([403, 403, 403, 403, 403, 403]);
     await context.close();
   }, 60_000);
 });

@@ -42,4 +42,15 @@ export class PartnerBanPagesController {
     const back = `/org/${org.tenant.slug}/partners/${encodeURIComponent(banned.user_id)}`;
     return new Redirect(withQuery(back, { notice: 'banned' }));
   }
+
+  /** Lifts the ban: the partner is active again and their links work; nothing rejected returns. */
+  @Post(':user_id/unban')
+  @HttpCode(303)
+  @OrgAction('manager', 'partners/:user_id')
+  @RecordDocs.unban()
+  async unban(@Org() org: OrgContext, @Param('user_id') userId: string): Promise<Redirect> {
+    const lifted = await this.bans.unban(org.tenant.id, userId, org.actor);
+    const back = `/org/${org.tenant.slug}/partners/${encodeURIComponent(lifted.user_id)}`;
+    return new Redirect(withQuery(back, { notice: 'unbanned' }));
+  }
 }

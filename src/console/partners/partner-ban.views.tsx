@@ -18,10 +18,25 @@ export function BanSection(props: { ctx: ConsoleCtx; userId: string; ban: BanSta
   const r = RECORD_TEXTS[ctx.fmt.lang];
   if (ban.banned_at) {
     return (
-      <p data-banned="true">
-        <span class="badge off">{r.bannedBadge}</span>{' '}
-        {r.bannedSince(ban.banned_at.slice(0, 16).replace('T', ' '), ban.ban_reason ?? '')}
-      </p>
+      <>
+        <p data-banned="true">
+          <span class="badge off">{r.bannedBadge}</span>{' '}
+          {r.bannedSince(ban.banned_at.slice(0, 16).replace('T', ' '), ban.ban_reason ?? '')}
+        </p>
+        {ctx.can('manager') && (
+          <form
+            method="post"
+            action={`/org/${ctx.tenant.slug}/partners/${props.userId}/unban`}
+            class="actions"
+          >
+            <CsrfField value={ctx.csrf} />
+            <button type="submit" data-action="unban">
+              {r.unban}
+            </button>{' '}
+            <span class="muted">{r.unbanExplained}</span>
+          </form>
+        )}
+      </>
     );
   }
   if (!ctx.can('manager')) return null;

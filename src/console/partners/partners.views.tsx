@@ -113,7 +113,9 @@ export function partnerPage(
         ? t.deactivated
         : shown.notice === 'banned'
           ? RECORD_TEXTS[ctx.fmt.lang].banned
-          : shown.notice;
+          : shown.notice === 'unbanned'
+            ? RECORD_TEXTS[ctx.fmt.lang].unbanned
+            : shown.notice;
   const link = (id: string, name: string) => <a href={`${base}/${id}`}>{name}</a>;
   return consolePage(
     ctx,
@@ -145,7 +147,7 @@ export function partnerPage(
           <dt>{t.clicks}</dt>
           <dd>{int(u.clicks_count)}</dd>
         </dl>
-        {ctx.can('manager') ? (
+        {ban.banned_at ? null : ctx.can('manager') ? (
           <form
             method="post"
             action={`${base}/${u.user_id}/${u.is_active ? 'deactivate' : 'activate'}`}

@@ -56,6 +56,10 @@ const EN = {
   bannedBadge: 'banned',
   bannedSince: (at: string, reason: string) => `Banned ${at}: ${reason}`,
   confirmBan: 'Yes, ban this partner',
+  unban: 'Lift the ban',
+  unbanExplained:
+    'The partner becomes active and their links work again; rejected bonuses stay rejected.',
+  unbanned: 'Ban lifted: the partner is active again.',
 };
 export type RecordTexts = typeof EN;
 
@@ -114,6 +118,9 @@ const RU: RecordTexts = {
   bannedBadge: 'заблокирован',
   bannedSince: (at, reason) => `Заблокирован ${at}: ${reason}`,
   confirmBan: 'Да, заблокировать партнёра',
+  unban: 'Снять блокировку',
+  unbanExplained: 'Партнёр снова активен, его ссылки работают; отклонённые бонусы не возвращаются.',
+  unbanned: 'Блокировка снята: партнёр снова активен.',
 };
 
 export const RECORD_TEXTS: Record<Lang, RecordTexts> = { en: EN, ru: RU };
