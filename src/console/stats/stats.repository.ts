@@ -77,10 +77,12 @@ export class StatsRepository {
   }
 
   /**
-   * The `limit` partners with the largest commission in the period, exactly, without summing
-   * every partner: each day's `k` largest are the candidates; nobody else can have more than the
-   * sum of each day's `k`-th value, so once the `limit`-th candidate reaches that bound the top is
-   * settled. Otherwise `k` grows; past 800 every partner's sum is taken.
+   * The `limit` partners with the largest commission in the period, exactly, first without summing
+   * every partner: each day's `k` (4 × `limit`) largest are the candidates; nobody else can have
+   * more than the sum of each day's `k`-th value, so if the `limit`-th candidate reaches that bound
+   * the top is settled. Otherwise every partner's days are summed, an index-only scan of
+   * ix_stats_partner_daily_top (on a heavy-tailed million-member program the bound rarely
+   * settles, and growing `k` only delayed this; docs/console.md, "Performance").
    */
   async topPartners(
     tenantId: string,
@@ -90,33 +92,16 @@ export class StatsRepository {
     limit: number,
   ): Promise<PartnerSum[]> {
     const args = [tenantId, from, to, currency];
-    let top: { member_id: string; commission_kopecks: number }[] | undefined;
-    for (let k = limit; k <= 800 && !top; k *= 4) {
-      const rows = await this.tx.select<{
-        member_id: string;
-        commission_kopecks: number;
-        rank: number;
-      }>(STATS_SQL.dayTops, [...args, k]);
-      const bound = rows.reduce((sum, r) => (r.rank === k ? sum + r.commission_kopecks : sum), 0);
-      const ids = [...new Set(rows.map((r) => r.member_id))];
-      const sums = ids.length
-        ? await this.tx.select<{ member_id: string; commission_kopecks: number }>(
-            STATS_SQL.candidateSums,
-            [...args, ids],
-          )
-        : [];
-      const ranked = sums
-        .filter((s) => s.commission_kopecks > 0)
-        .sort(
-          (a, b) =>
-            b.commission_kopecks - a.commission_kopecks || (a.member_id < b.member_id ? -1 : 1),
-        )
-        .slice(0, limit);
-      const last = ranked.length === limit ? ranked[limit - 1].commission_kopecks : 0;
-      // Settled when nobody outside can exceed the last one kept (or equal it: ties by id).
-      if (bound === 0 || last > bound) top = ranked;
-    }
-    top ??= await this.tx.select(STATS_SQL.allSums, [...args, limit]);
+    const top =
+      (await this.boundedTop(args, limit)) ??
+      (await this.tx.transaction(async () => {
+        // Every active partner's group in memory: the default 4 MB spills this to disk.
+        await this.tx.manager.query(`SET LOCAL work_mem = '64MB'`);
+        return this.tx.select<{ member_id: string; commission_kopecks: number }>(
+          STATS_SQL.allSums,
+          [...args, limit],
+        );
+      }));
     if (!top.length) return [];
     const names = await this.tx.select<{ member_id: string; display_name: string }>(
       STATS_SQL.names,
@@ -124,6 +109,37 @@ export class StatsRepository {
     );
     const byId = new Map(names.map((n) => [n.member_id, n.display_name]));
     return top.map((t) => ({ ...t, display_name: byId.get(t.member_id) ?? t.member_id }));
+  }
+
+  /** The top from each day's `4 × limit` largest, if their bound settles it; else undefined. */
+  private async boundedTop(
+    args: string[],
+    limit: number,
+  ): Promise<{ member_id: string; commission_kopecks: number }[] | undefined> {
+    const k = limit * 4;
+    const rows = await this.tx.select<{
+      member_id: string;
+      commission_kopecks: number;
+      rank: number;
+    }>(STATS_SQL.dayTops, [...args, k]);
+    const bound = rows.reduce((sum, r) => (r.rank === k ? sum + r.commission_kopecks : sum), 0);
+    const ids = [...new Set(rows.map((r) => r.member_id))];
+    const sums = ids.length
+      ? await this.tx.select<{ member_id: string; commission_kopecks: number }>(
+          STATS_SQL.candidateSums,
+          [...args, ids],
+        )
+      : [];
+    const ranked = sums
+      .filter((s) => s.commission_kopecks > 0)
+      .sort(
+        (a, b) =>
+          b.commission_kopecks - a.commission_kopecks || (a.member_id < b.member_id ? -1 : 1),
+      )
+      .slice(0, limit);
+    const last = ranked.length === limit ? ranked[limit - 1].commission_kopecks : 0;
+    // Settled when nobody outside can exceed the last one kept (or equal it: ties by id).
+    return bound === 0 || last > bound ? ranked : undefined;
   }
 
   /** Recomputes the tenant's rollups from the raw tables (after a load that bypassed triggers). */

@@ -13,6 +13,7 @@ import { Imports1795720000000 } from './1795720000000-Imports';
 import { ConsoleRollups1795740000000 } from './1795740000000-ConsoleRollups';
 import { FraudReview1795710000000 } from './1795710000000-FraudReview';
 import { ShardableSchema1795750000000 } from './1795750000000-ShardableSchema';
+import { ConsoleTopIndex1795760000000 } from './1795760000000-ConsoleTopIndex';
 
 /** Every migration in order; listed so the app, CLI and tests need no file globbing. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   FraudReview1795710000000,
   ConsoleRollups1795740000000,
   ShardableSchema1795750000000,
+  ConsoleTopIndex1795760000000,
 ];
