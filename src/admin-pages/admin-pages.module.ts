@@ -3,10 +3,12 @@ import { AuditModule } from '../audit/audit.module';
 import { BonusesModule } from '../bonuses/bonuses.module';
 import { PageFormGuard, PageSecurity } from '../common/http/page-security';
 import { TenantsModule } from '../tenants/tenants.module';
+import { TransferModule } from '../transfer/transfer.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { AuditLogPagesController } from './audit-log/audit-log.controller';
 import { BonusNamesReader } from './bonuses/bonus-names.reader';
 import { BonusesPagesController } from './bonuses/bonuses.controller';
+import { BonusesCsvController } from './bonuses/bonuses-csv.controller';
 import { IntegrationPagesController } from './integration/integration.controller';
 import { IntegrationModelReader } from './integration/integration.model';
 import { WebhookPagesController } from './integration/webhook.controller';
@@ -22,12 +24,13 @@ const CONTROLLERS = [
   IntegrationPagesController,
   WebhookPagesController,
   BonusesPagesController,
+  BonusesCsvController,
   AuditLogPagesController,
 ];
 
 /** The organisation admin area (docs/architecture.md), over the same services as the admin API. */
 @Module({
-  imports: [TenantsModule, WebhooksModule, BonusesModule, AuditModule],
+  imports: [TenantsModule, WebhooksModule, BonusesModule, AuditModule, TransferModule],
   controllers: CONTROLLERS,
   providers: [PageSecurity, OrgPageGuard, IntegrationModelReader, BonusNamesReader],
 })

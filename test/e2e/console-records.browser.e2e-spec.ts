@@ -300,6 +300,20 @@ describe('console conversions, leads, bonus queue and ban in a real browser (SPE
       expect(await bonusRow.locator('[data-amount]').textContent()).toBe(rub(900));
       expect(await bonusRow.textContent()).toContain('disposable_email');
       await shot(page, `bonus-queue-${name}`);
+      // Its CSV: the bonuses export of the same filters, as many as the API lists.
+      const bonusCsvHref = await page.locator('[data-link=csv]').getAttribute('href');
+      expect(bonusCsvHref).toBe(`/org/${org.slug}/bonuses.csv?status=pending&review=flagged`);
+      const bonusCsv = await page.request.get(`${base}${bonusCsvHref}`);
+      expect(bonusCsv.status()).toBe(200);
+      const bonusLines = (await bonusCsv.text()).trim().split('\r\n');
+      const allFlagged = await api('/bonuses?status=pending&review=flagged&page_size=100');
+      expect(
+        bonusLines
+          .slice(1)
+          .map((l) => l.split(',')[0])
+          .sort(),
+      ).toEqual(allFlagged.items.map((b: { bonus_id: string }) => b.bonus_id).sort());
+      expect(bonusLines.slice(1).length).toBeGreaterThan(0);
       await clickAndWait(page, bonusRow.locator('[data-action=approve]'));
       expect(await page.locator('[role=status]').textContent()).toContain(flagged.bonus_id);
       const approved = await api(`/bonuses?user_id=${f.seller.memberId}&review=cleared`);
@@ -471,6 +485,10 @@ describe('console conversions, leads, bonus queue and ban in a real browser (SPE
         expect(await page.locator('[data-total]').count()).toBe(0);
       }
     }
+    for (const query of ['status=lost', 'review=x', 'user_id=mbr_x', 'created_from=a']) {
+      const csv = await page.request.get(`${base}/org/${org.slug}/bonuses.csv?${query}`);
+      expect([query, csv.status()]).toEqual([query, 400]);
+    }
     await context.close();
   }, 60_000);
 
@@ -491,6 +509,7 @@ describe('console conversions, leads, bonus queue and ban in a real browser (SPE
       'leads',
       'leads.csv',
       'bonuses?review=flagged',
+      'bonuses.csv',
       `partners/${fixtures[0].seller.memberId}`,
     ]) {
       const res = await page.request.get(`${base}/org/${org.slug}/${path}`, { maxRedirects: 0 });

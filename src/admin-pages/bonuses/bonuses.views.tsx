@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { CsrfField } from '../../common/pages/components';
-import type { HtmlPage } from '../../common/pages/page';
+import { type HtmlPage, withQuery } from '../../common/pages/page';
 import { BONUS_STATUSES } from '../../bonuses/bonus.entity';
 import type { OrgContext } from '../org-page.guard';
 import { minute, orgPage, Pager, Table } from '../views/layout';
@@ -136,6 +136,16 @@ export function bonusesPage(
         </label>
         <button type="submit">Filter</button>
       </form>
+      <p>
+        <a
+          href={withQuery(`/org/${ctx.tenant.slug}/bonuses.csv`, filters)}
+          download
+          data-link="csv"
+        >
+          Download CSV
+        </a>{' '}
+        <span class="muted">the bonuses these filters keep</span>
+      </p>
       <form method="post" action={`${base}/bulk`} data-form="bonuses">
         <CsrfField value={ctx.csrf} />
         {/* Enter in a reason field submits nothing: the first submit button is a dead one. */}

@@ -1,0 +1,52 @@
+import { Controller, Get, Query, Res, UseFilters } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Public } from '../../access/access.decorators';
+import { ListBonusesQueryDto } from '../../bonuses/dto/bonus-requests.dto';
+import { parseInstant } from '../../common/http/instant';
+import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
+import { PageFilter } from '../../common/pages/page.filter';
+import { Conditions, parseList, pick, sendCsv } from '../../console/lists';
+import { RecordDocs } from '../../console/records.openapi';
+import { ExportsService } from '../../transfer/exports.service';
+import { Org, type OrgContext, OrgPage } from '../org-page.guard';
+
+export const BONUS_FILTERS = ['status', 'review', 'user_id', 'created_from', 'created_to'] as const;
+
+/**
+ * `/org/:slug/bonuses.csv`: the transfer work's `bonuses.csv` export (SPEC 13) of the bonuses the
+ * page's filters keep (the Admin API list's rules), streamed.
+ */
+@ApiTags('admin-pages')
+@Controller('org/:slug')
+@Public()
+@UseFilters(PageFilter)
+export class BonusesCsvController {
+  constructor(private readonly exports: ExportsService) {}
+
+  @Get('bonuses.csv')
+  @OrgPage('viewer')
+  @RecordDocs.bonusesCsv()
+  async csv(
+    @Org() org: OrgContext,
+    @Query(SingleQueryValues) query: Record<string, string>,
+    @Res() res: Response,
+  ): Promise<void> {
+    const { dto, error } = parseList(ListBonusesQueryDto, pick(query, BONUS_FILTERS));
+    if (!dto) {
+      res.status(400).type('text/plain').send(error);
+      return;
+    }
+    const cond = new Conditions()
+      .add('b.status = ?', dto.status)
+      .add(`b.review ->> 'status' = ?`, dto.review)
+      .add('(b.service_user_id = ? OR b.member_id = ?)', dto.user_id)
+      .add('b.created_at >= ?::timestamptz', parseInstant(dto.created_from)?.toISOString())
+      .add('b.created_at < ?::timestamptz', parseInstant(dto.created_to)?.toISOString());
+    const stream = await this.exports.stream(org.tenant.id, 'bonuses', {
+      sql: cond.sql,
+      params: cond.params,
+    });
+    sendCsv(res, `bonuses-${org.tenant.slug}.csv`, stream);
+  }
+}
