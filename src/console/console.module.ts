@@ -11,6 +11,7 @@ import { PartnersRepository } from './partners/partners.repository';
 import { PartnersService } from './partners/partners.service';
 import { ConsoleRecordsModule } from './records.module';
 import {
+  PayoutListsCsvController,
   PayoutsCsvPagesController,
   PayoutsPagesController,
 } from './payouts/payouts-pages.controller';
@@ -22,12 +23,14 @@ import { UsersModule } from '../users/users.module';
 import { OffersModule } from '../offers/offers.module';
 import { PayoutsModule } from '../payouts/payouts.module';
 import { TenantsModule } from '../tenants/tenants.module';
+import { TransferModule } from '../transfer/transfer.module';
 
 const PAGE_CONTROLLERS = [
   PartnersCsvController,
   PartnersPagesController,
   OverviewPagesController,
   PayoutsCsvPagesController,
+  PayoutListsCsvController,
   PayoutsPagesController,
   ProgramPagesController,
 ];
@@ -38,7 +41,14 @@ const PAGE_CONTROLLERS = [
  * pages use the admin pages' session, role guard and CSRF rules (OrgPageGuard, PageFormGuard).
  */
 @Module({
-  imports: [ConsoleRecordsModule, UsersModule, PayoutsModule, OffersModule, TenantsModule],
+  imports: [
+    ConsoleRecordsModule,
+    UsersModule,
+    PayoutsModule,
+    OffersModule,
+    TenantsModule,
+    TransferModule,
+  ],
   controllers: [StatsAdminController, PartnersAdminController, ...PAGE_CONTROLLERS],
   providers: [
     StatsRepository,

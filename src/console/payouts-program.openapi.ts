@@ -97,6 +97,13 @@ export const PayoutsProgramDocs = {
       ApiHtmlPages(...REFUSED),
       ApiRedirect(303, 'No session: to the sign-in page', '/org/sign-in'),
     ),
+  payoutsCsv: () =>
+    csv("The payouts export with the payouts list's filters, streamed", {
+      run: STRING,
+      status: { type: 'string', enum: ['pending', 'paid', 'failed', 'canceled'] },
+      user: { type: 'string', description: 'The partner: mbr_… or usr_…' },
+    }),
+  runsCsv: () => csv('Every payout run with its payouts by status now, streamed', {}),
   run: () => action('Runs payouts now', {}, [], '/org/{slug}/payouts?run={run_id}'),
   settle: () =>
     action(
@@ -147,3 +154,20 @@ export const PayoutsProgramDocs = {
       ],
     ),
 };
+
+function csv(summary: string, query: Record<string, SchemaObject>) {
+  return applyDecorators(
+    ApiOperation({ summary, description: who('viewer') }),
+    ApiCookieAuth(ADMIN_SESSION),
+    ...Object.entries(query).map(([name, schema]) => ApiQuery({ name, required: false, schema })),
+    ApiProduces('text/csv'),
+    ApiResponse({
+      status: 200,
+      description: 'RFC 4180 CSV, UTF-8, the columns of the transfer export, oldest first',
+      content: { 'text/csv': { schema: { type: 'string' } } },
+    }),
+    ApiResponse({ status: 400, description: 'A filter the list refuses' }),
+    ApiHtmlPages(...REFUSED),
+    ApiRedirect(303, 'No session: to the sign-in page', '/org/sign-in'),
+  );
+}

@@ -112,14 +112,39 @@ export const EXPORTS = {
             JOIN members m ON m.tenant_id = p.tenant_id AND m.id = p.member_id
            WHERE p.tenant_id = $1 ORDER BY p.created_at, p.id`,
   },
+  /** The console's runs list (not an Admin API export): each run and its payouts by status now. */
+  payout_runs: {
+    columns: [
+      'run_id',
+      'trigger',
+      'payouts_count',
+      'total_kopecks',
+      'currency_totals',
+      'pending',
+      'paid',
+      'failed',
+      'canceled',
+      'created_at',
+    ],
+    sql: `SELECT r.id, r.trigger, r.payouts_count, r.total_kopecks, r.currency_totals::text,
+                 s.pending, s.paid, s.failed, s.canceled, ${iso('r.created_at')}
+            FROM payout_runs r
+            CROSS JOIN LATERAL (
+                 SELECT count(*) FILTER (WHERE p.status = 'pending') AS pending,
+                        count(*) FILTER (WHERE p.status = 'paid') AS paid,
+                        count(*) FILTER (WHERE p.status = 'failed') AS failed,
+                        count(*) FILTER (WHERE p.status = 'canceled') AS canceled
+                   FROM payouts p WHERE p.tenant_id = r.tenant_id AND p.run_id = r.id) s
+           WHERE r.tenant_id = $1 ORDER BY r.created_at, r.id`,
+  },
 } as const;
 export type ExportKind = keyof typeof EXPORTS;
 
 /**
  * Conditions ANDed to an export's WHERE (the console's CSV links: a list's filters), over the
- * export's own aliases (`c` conversions, `l` leads, `b` bonuses, `m` members, `p` payouts), with
- * `$2`, `$3`… for `params` ($1 is the tenant). COPY takes no parameters: the values go in as
- * literals escaped by the driver.
+ * export's own aliases (`c` conversions, `l` leads, `b` bonuses, `m` members, `p` payouts,
+ * `r` payout runs), with `$2`, `$3`… for `params` ($1 is the tenant). COPY takes no parameters:
+ * the values go in as literals escaped by the driver.
  */
 export interface ExportFilter {
   sql: string;

@@ -33,6 +33,8 @@ import {
 import { withPayoutDefaults } from '../../payouts/payout-settings';
 import { PayoutsCsvService } from '../../payouts/payouts-csv.service';
 import { PayoutsService } from '../../payouts/payouts.service';
+import { ExportsService } from '../../transfer/exports.service';
+import { Conditions, sendCsv } from '../lists';
 import { PayoutsProgramDocs } from '../payouts-program.openapi';
 import { PartnersService } from '../partners/partners.service';
 import { type ConsoleCtx, consoleCtx } from '../views/layout';
@@ -254,5 +256,58 @@ export class PayoutsCsvPagesController {
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Content-Disposition', `attachment; filename="payouts-${runId}.csv"`);
     res.send(body);
+  }
+}
+
+/**
+ * The CSV links of the payouts page's two lists, streamed as the other lists' are (the transfer
+ * exports, src/transfer/exports.service.ts): `/org/:slug/payouts.csv?run=&status=&user=` is the
+ * `payouts` export with the payouts list's filters; `/org/:slug/payout-runs.csv` every run.
+ */
+@ApiTags('admin-pages')
+@Controller('org/:slug')
+@Public()
+@UseFilters(PageFilter)
+export class PayoutListsCsvController {
+  constructor(private readonly exports: ExportsService) {}
+
+  @Get('payouts.csv')
+  @OrgPage('viewer')
+  @PayoutsProgramDocs.payoutsCsv()
+  async payouts(
+    @Org() org: OrgContext,
+    @Query(SingleQueryValues) query: Record<string, string>,
+    @Res() res: Response,
+  ): Promise<void> {
+    const dto = plainToInstance(ListPayoutsQueryDto, {
+      run_id: query.run || undefined,
+      status: query.status || undefined,
+      user_id: query.user || undefined,
+    });
+    const refused = flattenValidationErrors(validateSync(dto, { whitelist: true }));
+    if (refused.length) {
+      res
+        .status(400)
+        .type('text/plain')
+        .send(refused.map((x) => `${x.field}: ${x.message}`).join('; '));
+      return;
+    }
+    const cond = new Conditions()
+      .add('p.run_id = ?', dto.run_id)
+      .add('p.status = ?', dto.status)
+      .add('(p.service_user_id = ? OR p.member_id = ?)', dto.user_id);
+    const stream = await this.exports.stream(org.tenant.id, 'payouts', {
+      sql: cond.sql,
+      params: cond.params,
+    });
+    sendCsv(res, `payouts-${org.tenant.slug}.csv`, stream);
+  }
+
+  @Get('payout-runs.csv')
+  @OrgPage('viewer')
+  @PayoutsProgramDocs.runsCsv()
+  async runs(@Org() org: OrgContext, @Res() res: Response): Promise<void> {
+    const stream = await this.exports.stream(org.tenant.id, 'payout_runs');
+    sendCsv(res, `payout-runs-${org.tenant.slug}.csv`, stream);
   }
 }

@@ -143,6 +143,11 @@ export function payoutsPage(
         ) : (
           <p class="muted">{t.viewerNote}</p>
         )}
+        <p class="csv">
+          <a href={`/org/${ctx.tenant.slug}/payout-runs.csv`} download data-link="runs-csv">
+            {common.csv}
+          </a>
+        </p>
         <DataTable
           caption={t.runs}
           hideCaption
@@ -225,6 +230,15 @@ export function payoutsPage(
         </form>
         <p class="muted" data-payouts-total={String(d.payouts.pagination.total)}>
           {common.found(d.payouts.pagination.total)}
+        </p>
+        <p class="csv">
+          <a
+            href={withParams(`/org/${ctx.tenant.slug}/payouts.csv`, d.filters)}
+            download
+            data-link="payouts-csv"
+          >
+            {common.csv}
+          </a>
         </p>
         <DataTable
           caption={run ? t.payoutsOfRun(run) : t.allPayouts}
