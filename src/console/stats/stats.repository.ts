@@ -58,7 +58,14 @@ export const STATS_SQL = {
      WHERE tenant_id = $1 AND member_id = ANY($5::text[]) AND currency = $4
        AND day BETWEEN $2::date AND $3::date
      GROUP BY member_id`,
-  /** Every partner's sum: the fallback when the bound does not settle the top. */
+  /**
+   * The members whose all-time positive commission (stats_partner_totals) reaches `$3`, the only
+   * ones whose sum over any period can; at most `$4` of them (more: the caller sums everyone).
+   */
+  reaching: `SELECT member_id FROM stats_partner_totals
+     WHERE tenant_id = $1 AND currency = $2 AND positive_kopecks >= $3
+     ORDER BY positive_kopecks DESC LIMIT $4`,
+  /** Every partner's sum: the fallback when no bound narrows the top. */
   allSums: `SELECT member_id, sum(commission_kopecks)::float8 AS commission_kopecks
       FROM stats_partner_daily
      WHERE tenant_id = $1 AND currency = $4 AND day BETWEEN $2::date AND $3::date
@@ -77,12 +84,13 @@ export class StatsRepository {
   }
 
   /**
-   * The `limit` partners with the largest commission in the period, exactly, first without summing
-   * every partner: each day's `k` (4 × `limit`) largest are the candidates; nobody else can have
-   * more than the sum of each day's `k`-th value, so if the `limit`-th candidate reaches that bound
-   * the top is settled. Otherwise every partner's days are summed, an index-only scan of
-   * ix_stats_partner_daily_top (on a heavy-tailed million-member program the bound rarely
-   * settles, and growing `k` only delayed this; docs/console.md, "Performance").
+   * The `limit` partners with the largest commission in the period, exactly, without summing every
+   * partner (docs/console.md, "Performance"). Each day's `4 × limit` largest commissions are the
+   * first candidates, summed exactly. Nobody else can have more than the sum of each day's
+   * smallest of those, so if the `limit`-th candidate reaches that, the top is settled. Otherwise
+   * the `limit`-th candidate's sum is a floor the top must reach, and only members whose all-time
+   * positive commission reaches it can: their sums decide. Only when that is still too many are
+   * every partner's days summed (an index-only scan of ix_stats_partner_daily_top).
    */
   async topPartners(
     tenantId: string,
@@ -92,16 +100,33 @@ export class StatsRepository {
     limit: number,
   ): Promise<PartnerSum[]> {
     const args = [tenantId, from, to, currency];
-    const top =
-      (await this.boundedTop(args, limit)) ??
-      (await this.tx.transaction(async () => {
-        // Every active partner's group in memory: the default 4 MB spills this to disk.
-        await this.tx.manager.query(`SET LOCAL work_mem = '64MB'`);
-        return this.tx.select<{ member_id: string; commission_kopecks: number }>(
-          STATS_SQL.allSums,
-          [...args, limit],
+    const first = await this.boundedTop(args, limit);
+    let top = first.settled ? first.ranked : undefined;
+    if (!top && first.floor > 0) {
+      const reaching = await this.tx.select<{ member_id: string }>(STATS_SQL.reaching, [
+        tenantId,
+        currency,
+        first.floor,
+        MAX_REACHING + 1,
+      ]);
+      if (reaching.length <= MAX_REACHING) {
+        top = rank(
+          await this.sumsOf(
+            args,
+            reaching.map((r) => r.member_id),
+          ),
+          limit,
         );
-      }));
+      }
+    }
+    top ??= await this.tx.transaction(async () => {
+      // Every active partner's group in memory: the default 4 MB spills this to disk.
+      await this.tx.manager.query(`SET LOCAL work_mem = '64MB'`);
+      return this.tx.select<{ member_id: string; commission_kopecks: number }>(STATS_SQL.allSums, [
+        ...args,
+        limit,
+      ]);
+    });
     if (!top.length) return [];
     const names = await this.tx.select<{ member_id: string; display_name: string }>(
       STATS_SQL.names,
@@ -111,39 +136,52 @@ export class StatsRepository {
     return top.map((t) => ({ ...t, display_name: byId.get(t.member_id) ?? t.member_id }));
   }
 
-  /** The top from each day's `4 × limit` largest, if their bound settles it; else undefined. */
+  /**
+   * The top of each day's `4 × limit` largest, summed exactly; `settled` when nobody else can
+   * reach it, and `floor`, the `limit`-th sum (0 with fewer), which the true top reaches.
+   */
   private async boundedTop(
     args: string[],
     limit: number,
-  ): Promise<{ member_id: string; commission_kopecks: number }[] | undefined> {
+  ): Promise<{ ranked: MemberSum[]; settled: boolean; floor: number }> {
     const k = limit * 4;
-    const rows = await this.tx.select<{
-      member_id: string;
-      commission_kopecks: number;
-      rank: number;
-    }>(STATS_SQL.dayTops, [...args, k]);
+    const rows = await this.tx.select<MemberSum & { rank: number }>(STATS_SQL.dayTops, [
+      ...args,
+      k,
+    ]);
     const bound = rows.reduce((sum, r) => (r.rank === k ? sum + r.commission_kopecks : sum), 0);
-    const ids = [...new Set(rows.map((r) => r.member_id))];
-    const sums = ids.length
-      ? await this.tx.select<{ member_id: string; commission_kopecks: number }>(
-          STATS_SQL.candidateSums,
-          [...args, ids],
-        )
-      : [];
-    const ranked = sums
-      .filter((s) => s.commission_kopecks > 0)
-      .sort(
-        (a, b) =>
-          b.commission_kopecks - a.commission_kopecks || (a.member_id < b.member_id ? -1 : 1),
-      )
-      .slice(0, limit);
-    const last = ranked.length === limit ? ranked[limit - 1].commission_kopecks : 0;
+    const ranked = rank(await this.sumsOf(args, [...new Set(rows.map((r) => r.member_id))]), limit);
+    const floor = ranked.length === limit ? ranked[limit - 1].commission_kopecks : 0;
     // Settled when nobody outside can exceed the last one kept (or equal it: ties by id).
-    return bound === 0 || last > bound ? ranked : undefined;
+    return { ranked, settled: bound === 0 || floor > bound, floor };
+  }
+
+  /** The members' exact sums over the period (the primary key). */
+  private async sumsOf(args: string[], ids: string[]): Promise<MemberSum[]> {
+    if (!ids.length) return [];
+    return this.tx.select<MemberSum>(STATS_SQL.candidateSums, [...args, ids]);
   }
 
   /** Recomputes the tenant's rollups from the raw tables (after a load that bypassed triggers). */
   async rebuild(tenantId: string): Promise<void> {
     await this.tx.manager.query('SELECT stats_rebuild($1)', [tenantId]);
   }
+}
+
+/** Above this many members reaching the floor, summing everyone is as cheap. */
+const MAX_REACHING = 20_000;
+
+interface MemberSum {
+  member_id: string;
+  commission_kopecks: number;
+}
+
+/** The `limit` largest positive sums, ties by member id. */
+function rank(sums: MemberSum[], limit: number): MemberSum[] {
+  return sums
+    .filter((s) => s.commission_kopecks > 0)
+    .sort(
+      (a, b) => b.commission_kopecks - a.commission_kopecks || (a.member_id < b.member_id ? -1 : 1),
+    )
+    .slice(0, limit);
 }

@@ -14,6 +14,7 @@ import { ConsoleRollups1795740000000 } from './1795740000000-ConsoleRollups';
 import { FraudReview1795710000000 } from './1795710000000-FraudReview';
 import { ShardableSchema1795750000000 } from './1795750000000-ShardableSchema';
 import { ConsoleTopIndex1795760000000 } from './1795760000000-ConsoleTopIndex';
+import { ConsoleTopBound1795770000000 } from './1795770000000-ConsoleTopBound';
 
 /** Every migration in order; listed so the app, CLI and tests need no file globbing. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   ConsoleRollups1795740000000,
   ShardableSchema1795750000000,
   ConsoleTopIndex1795760000000,
+  ConsoleTopBound1795770000000,
 ];
