@@ -25,9 +25,12 @@ import type { TestApp } from '../utils/create-test-app';
 import { type HttpsReceiver, startHttpsReceiver } from '../utils/https-receiver';
 import { newRunId } from '../utils/test-env';
 
-/** SPEC 1: money as `Intl.NumberFormat(locale, {style: 'currency', …})` prints it. */
+/**
+ * SPEC 1: money as `Intl.NumberFormat(locale, {style: 'currency', …})` prints it; the tenant is
+ * an English one (`en-US`), so the bonus queue, a console page, speaks English.
+ */
 const rub = (kopecks: number) =>
-  new Intl.NumberFormat('ru-RU', {
+  new Intl.NumberFormat('en-US', {
     style: 'currency',
     currency: 'RUB',
     minimumFractionDigits: 2,
@@ -70,8 +73,8 @@ describe('organisation admin pages in a real browser (SPEC 2 and 8)', () => {
     });
     suite.onClose(() => receiver?.close());
     ({ t, base } = suite);
-    org = await createTenant(t);
-    other = await createTenant(t);
+    org = await createTenant(t, { locale: 'en-US' });
+    other = await createTenant(t, { locale: 'en-US' });
     ownerToken = await createStaffToken(t, org.slug, 'owner');
     viewerToken = await createStaffToken(t, org.slug, 'viewer');
     otherOwnerToken = await createStaffToken(t, other.slug, 'owner');
@@ -256,7 +259,9 @@ describe('organisation admin pages in a real browser (SPEC 2 and 8)', () => {
     const page = await newPage();
     await signIn(page, base, ownerToken);
     expect(new URL(page.url()).pathname).toBe(orgPath('bonuses'));
-    expect(await page.locator('nav').textContent()).toContain(`owner of ${org.slug} · owner`);
+    expect(await page.locator('header nav').textContent()).toContain(
+      `owner of ${org.slug} · owner`,
+    );
 
     await clickAndWait(page, page.locator('nav a', { hasText: 'Integration' }));
     expect(new URL(page.url()).pathname).toBe(orgPath('integration'));
@@ -581,7 +586,9 @@ describe('organisation admin pages in a real browser (SPEC 2 and 8)', () => {
     const page = await newPage();
     await signIn(page, base, viewerToken);
     expect(new URL(page.url()).pathname).toBe(orgPath('bonuses'));
-    expect(await page.locator('nav').textContent()).toContain(`viewer of ${org.slug} · viewer`);
+    expect(await page.locator('header nav').textContent()).toContain(
+      `viewer of ${org.slug} · viewer`,
+    );
 
     /** Submit buttons of POST forms, other than signing out, that a click would fire. */
     const usableActions = () =>

@@ -92,6 +92,9 @@ describe('accessibility of the console record pages: no WCAG 2 A/AA violation (i
     `/org/${org.slug}/leads`,
     `/org/${org.slug}/leads?status=converted&source=federation`,
     `/org/${org.slug}/bonuses?status=pending&review=flagged`,
+    `/org/${org.slug}/bonuses`,
+    `/org/${org.slug}/bonuses?approved=x&done=approve:2`,
+    `/org/${org.slug}/bonuses?status=lost`,
     `/org/${org.slug}/partners/${partnerId}`,
     `/org/${org.slug}/partners/${bannedId}?notice=banned`,
   ];

@@ -17,7 +17,7 @@ import { createChain, upsertUser, type UpsertedUser } from '../factories/users.f
 import { clickAndWait, csrfOf, pageWidths, signIn } from '../utils/admin-pages-browser';
 import { type BrowserSuite, startBrowserSuite } from '../utils/browser-suite';
 
-const SHOTS = '/tmp/console-shots';
+const SHOTS = process.env.CONSOLE_SHOTS ?? '/tmp/console-shots';
 const VARIANTS = [
   { v: 0, name: 'desktop-nojs', width: 1280, javaScriptEnabled: false },
   { v: 1, name: 'phone', width: 390, javaScriptEnabled: true },
@@ -300,6 +300,16 @@ describe('console conversions, leads, bonus queue and ban in a real browser (SPE
       expect(await bonusRow.locator('[data-amount]').textContent()).toBe(rub(900));
       expect(await bonusRow.textContent()).toContain('disposable_email');
       await shot(page, `bonus-queue-${name}`);
+      const queueWidths = await pageWidths(page);
+      expect(queueWidths.scrollWidth).toBeLessThanOrEqual(queueWidths.innerWidth);
+      // The same queue in English (?lang=), then back to Russian for the rest.
+      await page.goto(`${base}/org/${org.slug}/bonuses?status=pending&review=flagged&lang=en`);
+      expect(await page.locator('html').getAttribute('lang')).toBe('en');
+      expect(await page.locator('header nav [aria-current=page]').textContent()).toBe('Bonuses');
+      expect(await bonusRow.locator('[data-action=approve]').textContent()).toBe('Approve');
+      await shot(page, `bonus-queue-en-${name}`);
+      await page.goto(`${base}/org/${org.slug}/bonuses?status=pending&review=flagged&lang=ru`);
+      expect(await bonusRow.locator('[data-action=approve]').textContent()).toBe('Одобрить');
       // Its CSV: the bonuses export of the same filters, as many as the API lists.
       const bonusCsvHref = await page.locator('[data-link=csv]').getAttribute('href');
       expect(bonusCsvHref).toBe(`/org/${org.slug}/bonuses.csv?status=pending&review=flagged`);

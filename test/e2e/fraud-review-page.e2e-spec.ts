@@ -16,7 +16,11 @@ describe('fraud: the review queue on the bonuses page', () => {
   afterAll(() => t.close());
 
   it('lists the flagged pending bonuses with their signals, and only them', async () => {
-    const tenant = await createTenant(t, { program: { lead_bonus_kopecks: 900 } });
+    // An English tenant: the queue speaks English (a Russian one names each signal in Russian).
+    const tenant = await createTenant(t, {
+      locale: 'en-US',
+      program: { lead_bonus_kopecks: 900 },
+    });
     const partner = await upsertUser(t, tenant.key);
     for (const email of ['honest@gmail.com', 'burner@mailinator.com']) {
       await federation(t, tenant, '/federation/v1/leads', {
@@ -38,5 +42,15 @@ describe('fraud: the review queue on the bonuses page', () => {
     expect(queue.text).toContain('disposable_email');
     expect(queue.text).toContain('burner@mailinator.com is at a disposable-mail domain');
     expect(queue.text.match(/data-action="approve"/g)).toHaveLength(1);
+
+    // In Russian (?lang=ru) the signal is named in Russian, its stored sentence kept beside it.
+    const ru = await t
+      .http()
+      .get(`/org/${tenant.slug}/bonuses?status=pending&review=flagged&lang=ru`)
+      .set('Cookie', cookie);
+    expect(ru.text).toContain('<html lang="ru">');
+    expect(ru.text).toContain('одноразовый адрес почты: <span lang="en">');
+    expect(ru.text).toContain('Одобрить');
+    expect(ru.text).toContain('aria-current="page">Бонусы</a>');
   });
 });

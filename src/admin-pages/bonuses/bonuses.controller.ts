@@ -1,6 +1,7 @@
-import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { plainToInstance } from 'class-transformer';
+import type { Request } from 'express';
 import { validateSync } from 'class-validator';
 import { BonusesService } from '../../bonuses/bonuses.service';
 import { ListBonusesQueryDto } from '../../bonuses/dto/bonus-requests.dto';
@@ -8,7 +9,7 @@ import { Public } from '../../access/access.decorators';
 import { DomainError, ValidationFailedError } from '../../common/errors/domain-error';
 import { flattenValidationErrors } from '../../common/errors/validation';
 import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
-import { formatMoney, uiLocale } from '../../common/i18n/format';
+import { PageSecurity } from '../../common/http/page-security';
 import { FormBody } from '../../common/pages/form';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
 import { Pages } from '../../common/pages/pages.decorator';
@@ -16,11 +17,15 @@ import { OrgDocs } from '../admin-pages.openapi';
 import { Org, OrgAction, type OrgContext, OrgPage } from '../org-page.guard';
 import { BonusNamesReader } from './bonus-names.reader';
 import { BulkBonusForm, RejectBonusForm } from './bonuses.forms';
+import { consoleCtx } from '../../console/views/layout';
 import { type BonusesModel, bonusesPage } from './bonuses.views';
 
 const MAX_BULK = 100;
 
-/** The bonuses area: totals, the filtered list, and the approval queue for managers. */
+/**
+ * The bonus queue, a console page (docs/console.md): totals, the filtered list, and the approval
+ * queue for managers, in the page's language.
+ */
 @ApiTags('admin-pages')
 @Controller('org/:slug/bonuses')
 @Public()
@@ -29,15 +34,18 @@ export class BonusesPagesController {
   constructor(
     private readonly bonuses: BonusesService,
     private readonly names: BonusNamesReader,
+    private readonly security: PageSecurity,
   ) {}
 
   @Get()
   @OrgPage('viewer')
   @OrgDocs.bonusQueue()
   async page(
-    @Org() ctx: OrgContext,
+    @Org() org: OrgContext,
+    @Req() req: Request,
     @Query(SingleQueryValues) query: Record<string, string>,
   ): Promise<HtmlPage> {
+    const ctx = consoleCtx(org, req, this.security);
     const filters = {
       status: query.status || undefined,
       review: query.review || undefined,
@@ -57,13 +65,13 @@ export class BonusesPagesController {
       this.bonuses.totalsByStatus(ctx.tenant.id),
     ]);
     const names = await this.names.of(ctx.tenant.id, list?.items.map((b) => b.bonus_id) ?? []);
-    const locale = uiLocale(undefined, ctx.tenant.locale);
     const model: BonusesModel = {
       filters,
       totals: totals.map((t) => ({
         status: t.status,
         count: t.count,
-        amount: formatMoney(t.amountKopecks, t.currency, locale),
+        amountKopecks: t.amountKopecks,
+        currency: t.currency,
       })),
       list: list && {
         page: list.pagination.page,
@@ -75,7 +83,7 @@ export class BonusesPagesController {
           partner_name: names.get(b.bonus_id)?.partner_name ?? null,
           customer_name: names.get(b.bonus_id)?.customer_name ?? null,
           amount_kopecks: b.amount_kopecks,
-          amount: formatMoney(b.amount_kopecks, b.currency, locale),
+          currency: b.currency,
           status: b.status,
           source: `${b.source_type}${b.tier ? ` · ${b.tier}` : ''}`,
           created_at: b.created_at,
@@ -86,6 +94,10 @@ export class BonusesPagesController {
     };
     return bonusesPage(ctx, model, {
       notice: query.notice,
+      approved: query.approved,
+      rejected: query.rejected,
+      done: query.done,
+      stale: query.stale,
       error: refused.length
         ? refused.map((x) => `${x.field}: ${x.message}`).join('; ')
         : query.error,
@@ -98,7 +110,7 @@ export class BonusesPagesController {
   @OrgDocs.approve()
   async approve(@Org() ctx: OrgContext, @Param('bonus_id') bonusId: string): Promise<Redirect> {
     await this.bonuses.approve(ctx.tenant.id, bonusId, ctx.actor);
-    return back(ctx, { notice: `Bonus ${bonusId} approved.` });
+    return back(ctx, { approved: bonusId });
   }
 
   @Post(':bonus_id/reject')
@@ -113,7 +125,7 @@ export class BonusesPagesController {
     const reason = form.reasonFor(bonusId);
     if (!reason) throw new ValidationFailedError([], 'A rejection needs a reason.');
     await this.bonuses.reject(ctx.tenant.id, bonusId, reason, ctx.actor);
-    return back(ctx, { notice: `Bonus ${bonusId} rejected.` });
+    return back(ctx, { rejected: bonusId });
   }
 
   /** Up to 100 at once; each transition still happens once and emits its event once. */
@@ -141,16 +153,14 @@ export class BonusesPagesController {
         failed.push(id);
       }
     }
-    const notice = `${reject ? 'Rejected' : 'Approved'} ${done}.`;
-    return back(
-      ctx,
-      failed.length
-        ? { notice, error: `${failed.length} were no longer pending: ${failed.join(', ')}` }
-        : { notice },
-    );
+    return back(ctx, {
+      done: `${reject ? 'reject' : 'approve'}:${done}`,
+      stale: failed.length ? failed.join(',') : undefined,
+    });
   }
 }
 
-function back(ctx: OrgContext, message: { notice?: string; error?: string }): Redirect {
+/** Back to the queue; the page says what happened in its language (BonusesShown). */
+function back(ctx: OrgContext, message: Record<string, string | undefined>): Redirect {
   return new Redirect(withQuery(`/org/${ctx.tenant.slug}/bonuses`, message));
 }

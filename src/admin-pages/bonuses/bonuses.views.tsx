@@ -1,9 +1,16 @@
 import type { ComponentChildren } from 'preact';
 import { CsrfField } from '../../common/pages/components';
-import { type HtmlPage, withQuery } from '../../common/pages/page';
+import type { HtmlPage } from '../../common/pages/page';
 import { BONUS_STATUSES } from '../../bonuses/bonus.entity';
-import type { OrgContext } from '../org-page.guard';
-import { minute, orgPage, Pager, Table } from '../views/layout';
+import { RECORD_TEXTS } from '../../console/views/i18n-records';
+import {
+  type ConsoleCtx,
+  consolePage,
+  DataTable,
+  Pager,
+  withParams,
+} from '../../console/views/layout';
+import { BONUS_TEXTS, type BonusTexts } from './bonuses.i18n';
 
 export interface BonusRow {
   bonus_id: string;
@@ -13,8 +20,7 @@ export interface BonusRow {
   partner_name: string | null;
   customer_name: string | null;
   amount_kopecks: number;
-  /** Formatted in the tenant's locale. */
-  amount: string;
+  currency: string;
   status: string;
   source: string;
   created_at: string;
@@ -24,7 +30,7 @@ export interface BonusRow {
 }
 
 export interface BonusesModel {
-  totals: { status: string; count: number; amount: string }[];
+  totals: { status: string; count: number; amountKopecks: number; currency: string }[];
   filters: {
     status?: string;
     review?: string;
@@ -36,150 +42,200 @@ export interface BonusesModel {
   list?: { items: BonusRow[]; page: number; totalPages: number };
 }
 
-/** Totals by status, the filtered list, and approval or rejection for managers. */
-export function bonusesPage(
-  ctx: OrgContext,
-  model: BonusesModel,
-  shown: { notice?: string; error?: string },
-): HtmlPage {
-  const base = `/org/${ctx.tenant.slug}/bonuses`;
+/** What the redirect of an action says (the controller's query), in the page's language. */
+export interface BonusesShown {
+  notice?: string;
+  error?: string;
+  approved?: string;
+  rejected?: string;
+  /** `approve:3` or `reject:2`: a bulk action's count. */
+  done?: string;
+  /** The ids a bulk action found no longer pending, comma-separated. */
+  stale?: string;
+}
+
+/** `2026-11-21T09:30:00.000Z` → `2026-11-21 09:30`. */
+const minute = (iso: string) => iso.slice(0, 16).replace('T', ' ');
+
+function noticeOf(b: BonusTexts, shown: BonusesShown): string | undefined {
+  if (shown.approved) return b.approved(shown.approved);
+  if (shown.rejected) return b.rejected(shown.rejected);
+  const [action, n] = (shown.done ?? '').split(':');
+  if (action === 'approve' && n) return b.approvedN(n);
+  if (action === 'reject' && n) return b.rejectedN(n);
+  return shown.notice;
+}
+
+function errorOf(b: BonusTexts, shown: BonusesShown): string | undefined {
+  if (shown.stale) return b.stale(shown.stale.split(','));
+  return shown.error && (b.errors[shown.error] ?? shown.error);
+}
+
+/** The bonus queue: totals by status, the filtered list, approval or rejection for managers. */
+export function bonusesPage(ctx: ConsoleCtx, model: BonusesModel, shown: BonusesShown): HtmlPage {
+  const { t, money } = ctx.fmt;
+  const r = RECORD_TEXTS[ctx.fmt.lang];
+  const b = BONUS_TEXTS[ctx.fmt.lang];
+  const slug = ctx.tenant.slug;
+  const base = `/org/${slug}/bonuses`;
   const manage = ctx.can('manager');
   const { filters } = model;
-  const pending = (b: BonusRow) => manage && b.status === 'pending';
-  const rows = (model.list?.items ?? []).map((b): ComponentChildren[] => [
-    pending(b) ? (
-      <input type="checkbox" name="ids" value={b.bonus_id} aria-label={`Select ${b.bonus_id}`} />
+  const statusWord = (s: string) => r.bonusStatus[s] ?? s;
+  const pending = (row: BonusRow) => manage && row.status === 'pending';
+  const rows = (model.list?.items ?? []).map((row): ComponentChildren[] => [
+    pending(row) ? (
+      <input type="checkbox" name="ids" value={row.bonus_id} aria-label={b.select(row.bonus_id)} />
     ) : (
       ''
     ),
     <>
-      {b.member_id ? (
-        <a href={`/org/${ctx.tenant.slug}/partners/${b.member_id}`} data-partner-name>
-          {b.partner_name}
+      {row.member_id ? (
+        <a href={`/org/${slug}/partners/${row.member_id}`} data-partner-name>
+          {row.partner_name}
         </a>
       ) : (
-        b.partner_name
+        row.partner_name
       )}{' '}
-      <code class="muted">{b.user_id}</code>
+      <code class="muted">{row.user_id}</code>
     </>,
-    <span data-customer>{b.customer_name ?? ''}</span>,
-    <span data-amount={String(b.amount_kopecks)}>{b.amount}</span>,
-    <ReviewCell status={b.status} review={b.review} />,
-    pending(b) ? (
+    <span data-customer>{row.customer_name ?? ''}</span>,
+    <span data-amount={String(row.amount_kopecks)}>{money(row.amount_kopecks, row.currency)}</span>,
+    <ReviewCell b={b} word={statusWord(row.status)} status={row.status} review={row.review} />,
+    pending(row) ? (
       <div class="row-actions">
-        <button type="submit" formAction={`${base}/${b.bonus_id}/approve`} data-action="approve">
-          Approve
+        <button type="submit" formAction={`${base}/${row.bonus_id}/approve`} data-action="approve">
+          {b.approve}
         </button>
         <input
-          name={`reason_${b.bonus_id}`}
-          placeholder="Reason"
+          name={`reason_${row.bonus_id}`}
+          placeholder={b.reason}
           maxLength={500}
-          aria-label={`Reason for ${b.bonus_id}`}
+          aria-label={b.reasonFor(row.bonus_id)}
         />
-        <button type="submit" formAction={`${base}/${b.bonus_id}/reject`} data-action="reject">
-          Reject
+        <button type="submit" formAction={`${base}/${row.bonus_id}/reject`} data-action="reject">
+          {b.reject}
         </button>
       </div>
     ) : (
-      (b.reason ?? '')
+      (row.reason ?? '')
     ),
-    b.source,
-    minute(b.created_at),
-    <code>{b.bonus_id}</code>,
+    row.source,
+    minute(row.created_at),
+    <code>{row.bonus_id}</code>,
   ]);
-  return orgPage(
+  return consolePage(
     ctx,
-    { title: 'Bonuses', area: 'bonuses', ...shown },
+    { title: t.bonuses, area: 'bonuses', notice: noticeOf(b, shown), error: errorOf(b, shown) },
     <>
-      <section>
-        <h2>Totals</h2>
-        <Table
-          headers={['Status', 'Count', 'Amount']}
-          rows={model.totals.map((t) => [t.status, String(t.count), t.amount])}
+      <section aria-labelledby="totals-h">
+        <h2 id="totals-h">{b.totals}</h2>
+        <DataTable
+          caption={b.totals}
+          hideCaption
+          headers={[t.status, b.count, t.amount]}
+          numeric={[1, 2]}
+          empty={t.nothing}
+          rows={model.totals.map((x) => [
+            statusWord(x.status),
+            ctx.fmt.int(x.count),
+            money(x.amountKopecks, x.currency),
+          ])}
         />
       </section>
       <p>
         <a href={`${base}?status=pending&review=flagged`} data-link="review-queue">
-          Review queue
+          {b.reviewQueue}
         </a>{' '}
-        <span class="muted">
-          pending bonuses a risk signal holds back; the grace period never approves them
-        </span>
+        <span class="muted">{b.reviewQueueHint}</span>
       </p>
-      <form class="filters" method="get" action={base}>
+      <form class="filters search" method="get" action={base} role="search">
         <label>
-          Status{' '}
+          {t.status}{' '}
           <select name="status">
-            <option value="">any</option>
+            <option value="">{b.any}</option>
             {BONUS_STATUSES.map((s) => (
-              <option selected={filters.status === s}>{s}</option>
+              <option value={s} selected={filters.status === s}>
+                {statusWord(s)}
+              </option>
             ))}
           </select>
         </label>
         <label>
-          Review{' '}
+          {b.review}{' '}
           <select name="review">
-            <option value="">any</option>
-            {['flagged', 'cleared'].map((r) => (
-              <option selected={filters.review === r}>{r}</option>
+            <option value="">{b.any}</option>
+            {['flagged', 'cleared'].map((s) => (
+              <option value={s} selected={filters.review === s}>
+                {b.reviewStatus[s]}
+              </option>
             ))}
           </select>
         </label>
         <label>
-          User <input name="user_id" value={filters.user_id ?? ''} placeholder="usr_…" />
+          {b.user}{' '}
+          <input
+            name="user_id"
+            value={filters.user_id ?? ''}
+            placeholder={r.partnerIdHint}
+            maxLength={40}
+            class="id"
+          />
         </label>
         <label>
-          From <input type="date" name="created_from" value={filters.created_from ?? ''} />
+          {t.from} <input type="date" name="created_from" value={filters.created_from ?? ''} />
         </label>
         <label>
-          To <input type="date" name="created_to" value={filters.created_to ?? ''} />
+          {t.to} <input type="date" name="created_to" value={filters.created_to ?? ''} />
         </label>
-        <button type="submit">Filter</button>
+        <button type="submit">{r.filter}</button>
+        <a href={base}>{r.clearFilters}</a>
       </form>
-      <p>
-        <a
-          href={withQuery(`/org/${ctx.tenant.slug}/bonuses.csv`, filters)}
-          download
-          data-link="csv"
-        >
-          Download CSV
+      <p class="csv">
+        <a href={withParams(`/org/${slug}/bonuses.csv`, filters)} download data-link="csv">
+          {t.csv}
         </a>{' '}
-        <span class="muted">the bonuses these filters keep</span>
+        <span class="muted">{b.csvHint}</span>
       </p>
+      {!manage && <p class="muted">{b.viewerNote}</p>}
       <form method="post" action={`${base}/bulk`} data-form="bonuses">
         <CsrfField value={ctx.csrf} />
         {/* Enter in a reason field submits nothing: the first submit button is a dead one. */}
         <button type="submit" disabled hidden aria-hidden="true" tabIndex={-1} />
-        <Table
+        <DataTable
+          caption={t.bonuses}
+          hideCaption
           headers={[
             '',
-            'Partner',
-            'Customer',
-            'Amount',
-            'Status',
+            t.partner,
+            r.customer,
+            t.amount,
+            t.status,
             '',
-            'Source',
-            'Created',
-            'Bonus',
+            t.source,
+            t.created,
+            b.bonus,
           ]}
+          numeric={[3]}
+          empty={t.nothing}
           rows={rows}
         />
-        {manage && (
+        {manage && rows.length > 0 && (
           <div class="filters">
             <label>
-              Reason for rejection <input name="bulk_reason" maxLength={500} />
+              {b.bulkReason} <input name="bulk_reason" maxLength={500} />
             </label>
             <button type="submit" name="action" value="approve" data-action="bulk-approve">
-              Approve selected
+              {b.approveSelected}
             </button>
             <button type="submit" name="action" value="reject" data-action="bulk-reject">
-              Reject selected
+              {b.rejectSelected}
             </button>
           </div>
         )}
       </form>
       {model.list && (
         <Pager
+          ctx={ctx}
           base={base}
           params={filters}
           page={model.list.page}
@@ -190,21 +246,39 @@ export function bonusesPage(
   );
 }
 
-/** The status, and for a reviewed bonus its review and each signal in words (docs/fraud.md). */
-function ReviewCell({ status, review }: { status: string; review: BonusRow['review'] }) {
+/**
+ * The status, and for a reviewed bonus its review and each signal in words (docs/fraud.md): the
+ * stored sentence is English, so a Russian page names the signal in Russian before it.
+ */
+function ReviewCell(props: {
+  b: BonusTexts;
+  word: string;
+  status: string;
+  review: BonusRow['review'];
+}) {
+  const { b, review } = props;
   return (
     <>
-      <span class="badge">{status}</span>
+      <span class="badge" data-status={props.status}>
+        {props.word}
+      </span>
       {review && (
         <>
           {' '}
           <span class="badge" data-review={review.status}>
-            {review.status}
+            {b.reviewStatus[review.status] ?? review.status}
           </span>
           <ul class="signals">
             {review.signals.map((s) => (
               <li>
-                <code>{s.code}</code> {s.detail}
+                <code>{s.code}</code>{' '}
+                {b.signals[s.code] ? (
+                  <>
+                    {b.signals[s.code]}: <span lang="en">{s.detail}</span>
+                  </>
+                ) : (
+                  s.detail
+                )}
               </li>
             ))}
           </ul>

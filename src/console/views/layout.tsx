@@ -31,7 +31,7 @@ export function consoleCtx(ctx: OrgContext, req: Request, security: PageSecurity
   };
 }
 
-type Area = 'overview' | 'partners' | 'conversions' | 'leads' | 'payouts' | 'program';
+type Area = 'overview' | 'partners' | 'conversions' | 'leads' | 'payouts' | 'program' | 'bonuses';
 
 export interface ConsolePageOptions {
   title: string;
@@ -58,7 +58,7 @@ export function consolePage(
     [`/org/${slug}/leads`, t.leads, 'leads'],
     [`/org/${slug}/program`, t.program, 'program'],
     [`/org/${slug}/payouts`, t.payouts, 'payouts'],
-    [`/org/${slug}/bonuses`, t.bonuses, undefined],
+    [`/org/${slug}/bonuses`, t.bonuses, 'bonuses'],
     [`/org/${slug}/integration`, t.integration, undefined],
     [`/org/${slug}/audit-log`, t.auditLog, undefined],
   ];
