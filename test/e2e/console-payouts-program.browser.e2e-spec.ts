@@ -18,7 +18,7 @@ import { createChain, upsertUser, type UpsertedUser } from '../factories/users.f
 import { clickAndWait, csrfOf, pageWidths, postForm, signIn } from '../utils/admin-pages-browser';
 import { type BrowserSuite, startBrowserSuite } from '../utils/browser-suite';
 
-const SHOTS = '/tmp/console-shots2';
+const SHOTS = process.env.CONSOLE_SHOTS ?? '/tmp/console-shots2';
 const AXE = require.resolve('axe-core/axe.min.js');
 
 const VARIANTS = [

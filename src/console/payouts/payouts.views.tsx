@@ -145,7 +145,7 @@ export function payoutsPage(
         )}
         <p class="csv">
           <a href={`/org/${ctx.tenant.slug}/payout-runs.csv`} download data-link="runs-csv">
-            {common.csv}
+            {t.runsCsv}
           </a>
         </p>
         <DataTable
@@ -237,7 +237,7 @@ export function payoutsPage(
             download
             data-link="payouts-csv"
           >
-            {common.csv}
+            {t.payoutsCsv}
           </a>
         </p>
         <DataTable
