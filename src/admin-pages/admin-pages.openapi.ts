@@ -26,6 +26,10 @@ const STRING: SchemaObject = { type: 'string' };
 const PAGE: SchemaObject = { type: 'integer', minimum: 1, description: 'Default 1' };
 const LINES: SchemaObject = { type: 'string', description: 'One per line' };
 const CSRF: SchemaObject = { type: 'string', description: "The session's CSRF token" };
+const BONUS_BACK: SchemaObject = {
+  type: 'string',
+  description: "The bonus queue's filters and page as a query string, kept by the redirect",
+};
 const SLUG: SchemaObject = { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{1,62}$' };
 
 const REFUSED: [number, string][] = [
@@ -236,10 +240,17 @@ export const OrgDocs = {
       user_id: { type: 'string', description: "The partner's service user id (`usr_…`)" },
       created_from: { type: 'string', format: 'date', description: 'Created at or after' },
       created_to: { type: 'string', format: 'date', description: 'Created before' },
+      review: { type: 'string', enum: ['flagged', 'cleared'] },
       page: PAGE,
+      lang: { type: 'string', enum: ['ru', 'en'], description: "The page's language" },
+      approved: { type: 'string', description: 'An action done: the bonus approved' },
+      rejected: { type: 'string', description: 'An action done: the bonus rejected' },
+      done: { type: 'string', description: 'A bulk action done: `approve:3`, `reject:2`' },
+      stale: { type: 'string', description: 'Bonus ids a bulk action found no longer pending' },
     }),
 
-  approve: () => AdminAction('manager', 'Approves a pending bonus', 'bonuses'),
+  approve: () =>
+    AdminAction('manager', 'Approves a pending bonus', 'bonuses', { back: BONUS_BACK }),
 
   reject: () =>
     AdminAction('manager', 'Rejects a pending bonus (a reason is needed)', 'bonuses', {
@@ -248,6 +259,7 @@ export const OrgDocs = {
         maxLength: 500,
         description: 'Or `reason_{bonus_id}`, the field the bonuses page names',
       },
+      back: BONUS_BACK,
     }),
 
   bulk: () =>
@@ -264,6 +276,7 @@ export const OrgDocs = {
         },
         action: { type: 'string', enum: ['approve', 'reject'], description: 'Default approve' },
         bulk_reason: { type: 'string', maxLength: 500, description: 'Needed to reject' },
+        back: BONUS_BACK,
       },
       ['ids'],
     ),

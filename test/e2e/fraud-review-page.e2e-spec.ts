@@ -2,7 +2,7 @@ import { federation } from '../factories/fraud.factory';
 import { createStaffToken, createTenant } from '../factories/tenants.factory';
 import { upsertUser } from '../factories/users.factory';
 import { createTestApp, TestApp } from '../utils/create-test-app';
-import { orgSignIn } from '../utils/pages-http';
+import { orgCsrf, orgSignIn } from '../utils/pages-http';
 
 /** docs/fraud.md, "What staff see": the review queue on the bonuses page, each signal in words. */
 jest.setTimeout(60_000);
@@ -52,5 +52,24 @@ describe('fraud: the review queue on the bonuses page', () => {
     expect(ru.text).toContain('одноразовый адрес почты: <span lang="en">');
     expect(ru.text).toContain('Одобрить');
     expect(ru.text).toContain('aria-current="page">Бонусы</a>');
+
+    // Approving from the review queue comes back to the review queue, saying so in Russian.
+    const id = /bonuses\/(bns_[^/"]+)\/approve/.exec(queue.text)![1];
+    const back = /name="back" value="([^"]*)"/.exec(queue.text)![1].replace(/&amp;/g, '&');
+    expect(back).toBe('status=pending&review=flagged&page=1');
+    const approved = await t
+      .http()
+      .post(`/org/${tenant.slug}/bonuses/${id}/approve`)
+      .set('Cookie', cookie)
+      .set('Origin', 'http://localhost:3000')
+      .type('form')
+      .send({ _csrf: await orgCsrf(t.http, cookie, tenant.slug), back });
+    expect(approved.status).toBe(303);
+    expect(approved.headers.location).toBe(
+      `/org/${tenant.slug}/bonuses?status=pending&review=flagged&page=1&approved=${id}`,
+    );
+    const after = await t.http().get(`${approved.headers.location}&lang=ru`).set('Cookie', cookie);
+    expect(after.text).toContain(`Бонус ${id} одобрен.`);
+    expect(after.text).not.toContain('data-action="approve"');
   });
 });

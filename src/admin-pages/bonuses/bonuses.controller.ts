@@ -16,7 +16,9 @@ import { Pages } from '../../common/pages/pages.decorator';
 import { OrgDocs } from '../admin-pages.openapi';
 import { Org, OrgAction, type OrgContext, OrgPage } from '../org-page.guard';
 import { BonusNamesReader } from './bonus-names.reader';
-import { BulkBonusForm, RejectBonusForm } from './bonuses.forms';
+import { BONUS_FILTERS } from './bonuses-csv.controller';
+import { BonusBackForm, BulkBonusForm, RejectBonusForm } from './bonuses.forms';
+import { pick } from '../../console/lists';
 import { consoleCtx } from '../../console/views/layout';
 import { type BonusesModel, bonusesPage } from './bonuses.views';
 
@@ -85,7 +87,8 @@ export class BonusesPagesController {
           amount_kopecks: b.amount_kopecks,
           currency: b.currency,
           status: b.status,
-          source: `${b.source_type}${b.tier ? ` · ${b.tier}` : ''}`,
+          source_type: b.source_type,
+          tier: b.tier ?? null,
           created_at: b.created_at,
           reason: b.reason ?? null,
           review: b.review,
@@ -108,9 +111,13 @@ export class BonusesPagesController {
   @HttpCode(303)
   @OrgAction('manager', 'bonuses')
   @OrgDocs.approve()
-  async approve(@Org() ctx: OrgContext, @Param('bonus_id') bonusId: string): Promise<Redirect> {
+  async approve(
+    @Org() ctx: OrgContext,
+    @Param('bonus_id') bonusId: string,
+    @FormBody() form: BonusBackForm,
+  ): Promise<Redirect> {
     await this.bonuses.approve(ctx.tenant.id, bonusId, ctx.actor);
-    return back(ctx, { approved: bonusId });
+    return back(ctx, form, { approved: bonusId });
   }
 
   @Post(':bonus_id/reject')
@@ -125,7 +132,7 @@ export class BonusesPagesController {
     const reason = form.reasonFor(bonusId);
     if (!reason) throw new ValidationFailedError([], 'A rejection needs a reason.');
     await this.bonuses.reject(ctx.tenant.id, bonusId, reason, ctx.actor);
-    return back(ctx, { rejected: bonusId });
+    return back(ctx, form, { rejected: bonusId });
   }
 
   /** Up to 100 at once; each transition still happens once and emits its event once. */
@@ -153,14 +160,25 @@ export class BonusesPagesController {
         failed.push(id);
       }
     }
-    return back(ctx, {
+    return back(ctx, form, {
       done: `${reject ? 'reject' : 'approve'}:${done}`,
       stale: failed.length ? failed.join(',') : undefined,
     });
   }
 }
 
-/** Back to the queue; the page says what happened in its language (BonusesShown). */
-function back(ctx: OrgContext, message: Record<string, string | undefined>): Redirect {
-  return new Redirect(withQuery(`/org/${ctx.tenant.slug}/bonuses`, message));
+/**
+ * Back to the queue with its filters and page (the form's `back`); the page says what happened in
+ * its language (BonusesShown).
+ */
+function back(
+  ctx: OrgContext,
+  form: BonusBackForm,
+  message: Record<string, string | undefined>,
+): Redirect {
+  const kept = pick(Object.fromEntries(new URLSearchParams(form.back ?? '')), [
+    ...BONUS_FILTERS,
+    'page',
+  ]);
+  return new Redirect(withQuery(`/org/${ctx.tenant.slug}/bonuses`, { ...kept, ...message }));
 }

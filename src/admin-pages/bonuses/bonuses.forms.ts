@@ -10,12 +10,19 @@ function reasonText(value: unknown): string | undefined {
 
 const Reason = () => Transform(({ value }) => reasonText(value));
 
+/** Every bonus action: the queue's filters and page (a query string), kept by the redirect. */
+export class BonusBackForm {
+  @Optional()
+  @IsString()
+  back?: string;
+}
+
 /**
  * A rejection. The bonuses page posts its whole list whichever row's button is pressed, so the
  * row's reason arrives as `reason_<bonus_id>` (one field per pending row); a form of its own may
  * send `reason`.
  */
-export class RejectBonusForm {
+export class RejectBonusForm extends BonusBackForm {
   @Reason()
   @Optional()
   @IsString()
@@ -40,7 +47,7 @@ export class RejectBonusForm {
 }
 
 /** Approve or reject the ticked bonuses (`ids` repeats, one checkbox each). */
-export class BulkBonusForm {
+export class BulkBonusForm extends BonusBackForm {
   @FormList()
   @IsString({ each: true })
   ids: string[];

@@ -22,7 +22,9 @@ export interface BonusRow {
   amount_kopecks: number;
   currency: string;
   status: string;
-  source: string;
+  /** `lead`, `conversion` or `manual`, and a conversion bonus's tier (`referrer`, `upline_1`…). */
+  source_type: string;
+  tier: string | null;
   created_at: string;
   reason: string | null;
   /** docs/fraud.md: the signals that hold a bonus for review, or null. */
@@ -119,7 +121,7 @@ export function bonusesPage(ctx: ConsoleCtx, model: BonusesModel, shown: Bonuses
     ) : (
       (row.reason ?? '')
     ),
-    row.source,
+    `${b.sourceType[row.source_type] ?? row.source_type}${row.tier ? ` · ${row.tier}` : ''}`,
     minute(row.created_at),
     <code>{row.bonus_id}</code>,
   ]);
@@ -199,6 +201,13 @@ export function bonusesPage(ctx: ConsoleCtx, model: BonusesModel, shown: Bonuses
       {!manage && <p class="muted">{b.viewerNote}</p>}
       <form method="post" action={`${base}/bulk`} data-form="bonuses">
         <CsrfField value={ctx.csrf} />
+        <input
+          type="hidden"
+          name="back"
+          value={withParams('', { ...filters, page: model.list && String(model.list.page) }).slice(
+            1,
+          )}
+        />
         {/* Enter in a reason field submits nothing: the first submit button is a dead one. */}
         <button type="submit" disabled hidden aria-hidden="true" tabIndex={-1} />
         <DataTable
