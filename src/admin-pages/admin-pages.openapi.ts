@@ -30,6 +30,11 @@ const BONUS_BACK: SchemaObject = {
   type: 'string',
   description: "The bonus queue's filters and page as a query string, kept by the redirect",
 };
+const LANG: SchemaObject = {
+  type: 'string',
+  enum: ['ru', 'en'],
+  description: "The page's language, remembered for the session",
+};
 const SLUG: SchemaObject = { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{1,62}$' };
 
 const REFUSED: [number, string][] = [
@@ -166,6 +171,7 @@ export const OrgDocs = {
     AdminPage(
       'viewer',
       'Integration: origins, link domains, tenant keys, the webhook and its recent deliveries',
+      { lang: LANG },
     ),
 
   saveSettings: () =>
@@ -217,9 +223,12 @@ export const OrgDocs = {
   testWebhook: () => AdminAction('owner', 'Sends a test event to the webhook', 'integration'),
 
   eventDetail: () =>
-    AdminPage('viewer', 'A webhook event: its payload, delivery status and attempts', {}, [
-      [404, 'No such organisation (the platform admin), or no such event'],
-    ]),
+    AdminPage(
+      'viewer',
+      'A webhook event: its payload, delivery status and attempts',
+      { lang: LANG },
+      [[404, 'No such organisation (the platform admin), or no such event']],
+    ),
 
   replay: () =>
     AdminAction('owner', 'Replays a webhook event: one fresh attempt', 'webhook-events/{event_id}'),
@@ -232,6 +241,7 @@ export const OrgDocs = {
         description: 'Only this action, e.g. `webhook.dead_lettered`',
       },
       page: PAGE,
+      lang: LANG,
     }),
 
   bonusQueue: () =>

@@ -23,7 +23,8 @@ describe('integration page: tenant keys are for owners only (issue #15, finding 
 
   beforeAll(async () => {
     t = await createTestApp();
-    org = await createTenant(t);
+    // An English tenant: the page's words below are its English ones (the console's languages).
+    org = await createTenant(t, { locale: 'en-US' });
     for (const role of ['viewer', 'manager', 'owner'] as const)
       tokens[role] = await createStaffToken(t, org.slug, role);
     tokens.platform = t.adminToken;

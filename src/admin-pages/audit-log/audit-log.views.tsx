@@ -1,6 +1,7 @@
 import type { HtmlPage } from '../../common/pages/page';
-import type { OrgContext } from '../org-page.guard';
-import { orgPage, Pager, Table } from '../views/layout';
+import { RECORD_TEXTS } from '../../console/views/i18n-records';
+import { type ConsoleCtx, consolePage, DataTable, Pager } from '../../console/views/layout';
+import { AUDIT_LOG_TEXTS } from './audit-log.i18n';
 
 export interface AuditEntryView {
   at: string;
@@ -11,31 +12,42 @@ export interface AuditEntryView {
   details: unknown;
 }
 
-/** The audit log, newest first, 50 a page; dead-lettered webhooks stand out. */
+/**
+ * The audit log, newest first, 50 a page; dead-lettered webhooks stand out. Actions and target
+ * types are the Admin API's codes (the filter takes them), the rest is in the page's language.
+ */
 export function auditLogPage(
-  ctx: OrgContext,
+  ctx: ConsoleCtx,
   list: { items: AuditEntryView[]; page: number; totalPages: number; action?: string },
   shown: { notice?: string; error?: string },
 ): HtmlPage {
+  const { t } = ctx.fmt;
+  const r = RECORD_TEXTS[ctx.fmt.lang];
+  const a = AUDIT_LOG_TEXTS[ctx.fmt.lang];
   const base = `/org/${ctx.tenant.slug}`;
   const dead = (entry: AuditEntryView) => entry.action === 'webhook.dead_lettered';
-  return orgPage(
+  return consolePage(
     ctx,
-    { title: 'Audit log', area: 'audit-log', ...shown },
+    { title: t.auditLog, area: 'audit-log', ...shown },
     <>
-      <form class="filters" method="get">
+      <form class="filters search" method="get" action={`${base}/audit-log`} role="search">
         <label>
-          Action{' '}
+          {a.action}{' '}
           <input name="action" value={list.action ?? ''} placeholder="webhook.dead_lettered" />
         </label>
-        <button type="submit">Filter</button>
+        <button type="submit">{r.filter}</button>
+        {list.action && <a href={`${base}/audit-log`}>{r.clearFilters}</a>}
       </form>
-      <Table
-        headers={['At', 'Actor', 'Action', 'Target', 'Details']}
+      <DataTable
+        caption={a.entries}
+        hideCaption
+        headers={[a.at, a.actor, a.action, a.target, a.details]}
+        empty={t.nothing}
         rows={list.items.map((entry) => [
           entry.at,
           <>
-            {entry.actor.name} <span class="muted">({entry.actor.type})</span>
+            {entry.actor.name}{' '}
+            <span class="muted">({a.actorType[entry.actor.type] ?? entry.actor.type})</span>
           </>,
           dead(entry) ? <strong>{entry.action}</strong> : entry.action,
           entry.target_type === 'event' ? (
@@ -43,11 +55,12 @@ export function auditLogPage(
           ) : (
             `${entry.target_type} ${entry.target_id}`
           ),
-          <code>{JSON.stringify(entry.details)}</code>,
+          <code class="details">{JSON.stringify(entry.details)}</code>,
         ])}
         rowClasses={list.items.map((entry) => (dead(entry) ? 'dead' : undefined))}
       />
       <Pager
+        ctx={ctx}
         base={`${base}/audit-log`}
         params={{ action: list.action }}
         page={list.page}

@@ -1,19 +1,25 @@
-import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
 import { Public } from '../../access/access.decorators';
+import { PageSecurity } from '../../common/http/page-security';
 import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
 import { FormBody } from '../../common/pages/form';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
 import { Pages } from '../../common/pages/pages.decorator';
 import { TenantCredentialsService } from '../../tenants/tenant-credentials.service';
 import { TenantsService } from '../../tenants/tenants.service';
+import { consoleCtx } from '../../console/views/layout';
 import { OrgDocs } from '../admin-pages.openapi';
 import { Org, OrgAction, type OrgContext, OrgPage } from '../org-page.guard';
 import { CreateKeyForm, SettingsForm } from './integration.forms';
 import { IntegrationModelReader } from './integration.model';
 import { integrationPage, type Shown } from './integration.views';
 
-/** The integration area: origins and link domains, tenant keys (owners only). */
+/**
+ * The integration area, a console page (docs/console.md): origins and link domains, tenant keys
+ * (owners only), the webhook and its recent deliveries, in the page's language.
+ */
 @ApiTags('admin-pages')
 @Controller('org/:slug/integration')
 @Public()
@@ -23,6 +29,7 @@ export class IntegrationPagesController {
     private readonly model: IntegrationModelReader,
     private readonly tenants: TenantsService,
     private readonly credentials: TenantCredentialsService,
+    private readonly security: PageSecurity,
   ) {}
 
   @Get()
@@ -30,9 +37,10 @@ export class IntegrationPagesController {
   @OrgDocs.integration()
   page(
     @Org() ctx: OrgContext,
+    @Req() req: Request,
     @Query(SingleQueryValues) query: Record<string, string>,
   ): Promise<HtmlPage> {
-    return this.show(ctx, { notice: query.notice, error: query.error });
+    return this.show(ctx, req, { notice: query.notice, error: query.error });
   }
 
   @Post('settings')
@@ -48,15 +56,15 @@ export class IntegrationPagesController {
   @HttpCode(200)
   @OrgAction('owner', 'integration')
   @OrgDocs.createKey()
-  async createKey(@Org() ctx: OrgContext, @FormBody() form: CreateKeyForm): Promise<HtmlPage> {
+  async createKey(
+    @Org() ctx: OrgContext,
+    @Req() req: Request,
+    @FormBody() form: CreateKeyForm,
+  ): Promise<HtmlPage> {
     const key = await this.credentials.createKey(ctx.tenant.id, form.name, ctx.actor);
-    return this.show(ctx, {
+    return this.show(ctx, req, {
       notice: 'Key created.',
-      secret: {
-        id: 'new-key',
-        label: `Tenant key ${key.name ?? key.key_id}`,
-        value: key.tenant_key,
-      },
+      secret: { id: 'new-key', kind: 'key', name: key.name ?? key.key_id, value: key.tenant_key },
     });
   }
 
@@ -70,8 +78,8 @@ export class IntegrationPagesController {
   }
 
   /** The integration page, after a post that shows something once (a new key or secret). */
-  async show(ctx: OrgContext, shown: Shown): Promise<HtmlPage> {
-    return integrationPage(ctx, await this.model.read(ctx), shown);
+  async show(ctx: OrgContext, req: Request, shown: Shown): Promise<HtmlPage> {
+    return integrationPage(consoleCtx(ctx, req, this.security), await this.model.read(ctx), shown);
   }
 }
 

@@ -1,11 +1,14 @@
-import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
 import { Public } from '../../access/access.decorators';
+import { PageSecurity } from '../../common/http/page-security';
 import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
 import { FormBody } from '../../common/pages/form';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
 import { Pages } from '../../common/pages/pages.decorator';
 import { WebhooksService } from '../../webhooks/webhooks.service';
+import { consoleCtx } from '../../console/views/layout';
 import { OrgDocs } from '../admin-pages.openapi';
 import { Org, OrgAction, type OrgContext, OrgPage } from '../org-page.guard';
 import { back } from './integration.controller';
@@ -26,19 +29,22 @@ export class WebhookPagesController {
   constructor(
     private readonly model: IntegrationModelReader,
     private readonly webhooks: WebhooksService,
+    private readonly security: PageSecurity,
   ) {}
 
   @Post('integration/webhook')
   @HttpCode(200)
   @OrgAction('owner', 'integration')
   @OrgDocs.saveWebhook()
-  async saveWebhook(@Org() ctx: OrgContext, @FormBody() form: WebhookForm): Promise<HtmlPage> {
+  async saveWebhook(
+    @Org() ctx: OrgContext,
+    @Req() req: Request,
+    @FormBody() form: WebhookForm,
+  ): Promise<HtmlPage> {
     const saved = await this.webhooks.put(ctx.tenant.id, form, ctx.actor);
-    return integrationPage(ctx, await this.model.read(ctx), {
+    return integrationPage(consoleCtx(ctx, req, this.security), await this.model.read(ctx), {
       notice: 'Webhook saved.',
-      secret: saved.secret
-        ? { id: 'new-secret', label: 'Webhook signing secret', value: saved.secret }
-        : undefined,
+      secret: saved.secret ? { id: 'new-secret', kind: 'secret', value: saved.secret } : undefined,
     });
   }
 
@@ -46,11 +52,11 @@ export class WebhookPagesController {
   @HttpCode(200)
   @OrgAction('owner', 'integration')
   @OrgDocs.rotateSecret()
-  async rotateSecret(@Org() ctx: OrgContext): Promise<HtmlPage> {
+  async rotateSecret(@Org() ctx: OrgContext, @Req() req: Request): Promise<HtmlPage> {
     const { secret } = await this.webhooks.rotateSecret(ctx.tenant.id, ctx.actor);
-    return integrationPage(ctx, await this.model.read(ctx), {
+    return integrationPage(consoleCtx(ctx, req, this.security), await this.model.read(ctx), {
       notice: 'Secret rotated; the previous one keeps signing for 24 hours.',
-      secret: { id: 'new-secret', label: 'New webhook signing secret', value: secret },
+      secret: { id: 'new-secret', kind: 'rotated', value: secret },
     });
   }
 
@@ -75,11 +81,15 @@ export class WebhookPagesController {
   @OrgDocs.eventDetail()
   async eventDetail(
     @Org() ctx: OrgContext,
+    @Req() req: Request,
     @Param('event_id') eventId: string,
     @Query(SingleQueryValues) query: Record<string, string>,
   ): Promise<HtmlPage> {
     const detail = await this.webhooks.eventDetail(ctx.tenant.id, eventId);
-    return webhookEventPage(ctx, eventId, detail, query);
+    return webhookEventPage(consoleCtx(ctx, req, this.security), eventId, detail, {
+      notice: query.notice,
+      error: query.error,
+    });
   }
 
   @Post('webhook-events/:event_id/replay')

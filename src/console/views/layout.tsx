@@ -31,7 +31,16 @@ export function consoleCtx(ctx: OrgContext, req: Request, security: PageSecurity
   };
 }
 
-type Area = 'overview' | 'partners' | 'conversions' | 'leads' | 'payouts' | 'program' | 'bonuses';
+type Area =
+  | 'overview'
+  | 'partners'
+  | 'conversions'
+  | 'leads'
+  | 'payouts'
+  | 'program'
+  | 'bonuses'
+  | 'integration'
+  | 'audit-log';
 
 export interface ConsolePageOptions {
   title: string;
@@ -59,8 +68,8 @@ export function consolePage(
     [`/org/${slug}/program`, t.program, 'program'],
     [`/org/${slug}/payouts`, t.payouts, 'payouts'],
     [`/org/${slug}/bonuses`, t.bonuses, 'bonuses'],
-    [`/org/${slug}/integration`, t.integration, undefined],
-    [`/org/${slug}/audit-log`, t.auditLog, undefined],
+    [`/org/${slug}/integration`, t.integration, 'integration'],
+    [`/org/${slug}/audit-log`, t.auditLog, 'audit-log'],
   ];
   const switchTo = (to: Lang) => {
     const url = new URL(ctx.url.toString());
@@ -163,6 +172,8 @@ export function DataTable(props: {
   empty: string;
   numeric?: number[];
   hideCaption?: boolean;
+  /** A class per row (`dead` rows are tinted). */
+  rowClasses?: (string | undefined)[];
 }) {
   if (!props.rows.length) return <p class="muted">{props.empty}</p>;
   const num = new Set(props.numeric ?? []);
@@ -180,8 +191,8 @@ export function DataTable(props: {
           </tr>
         </thead>
         <tbody>
-          {props.rows.map((cells) => (
-            <tr>
+          {props.rows.map((cells, r) => (
+            <tr class={props.rowClasses?.[r] || undefined}>
               {cells.map((cell, i) => (
                 <td class={num.has(i) ? 'num' : undefined}>{cell}</td>
               ))}
