@@ -423,9 +423,14 @@ describe('any locale and currency (issue #14, item 3)', () => {
       [50_000, 'EUR'],
       [-2_500, 'USD'],
     ] as const) {
-      expect(page.text).toContain(`<td>${money(kopecks, currency, 'de-DE')}</td>`);
+      expect(amountCells(page.text)).toContain(money(kopecks, currency, 'de-DE'));
     }
     expect(money(123_456, 'EUR', 'ru-RU')).not.toBe(money(123_456, 'EUR', 'de-DE'));
-    expect(page.text).not.toContain(`<td>${money(123_456, 'EUR', 'ru-RU')}</td>`);
+    expect(amountCells(page.text)).not.toContain(money(123_456, 'EUR', 'ru-RU'));
   });
 });
+
+/** The texts of the page's table cells (the bonus queue's amount cells carry a class). */
+function amountCells(html: string): string[] {
+  return [...html.matchAll(/<td(?: [^>]*)?>([^<]*)<\/td>/g)].map((m) => m[1]);
+}
