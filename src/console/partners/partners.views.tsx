@@ -1,6 +1,6 @@
 import { CsrfField } from '../../common/pages/components';
 import type { HtmlPage } from '../../common/pages/page';
-import { PartnerPayouts } from '../payouts/payouts.views';
+import { PartnerPayouts } from '../payouts/payout.views';
 import { type ConsoleCtx, consolePage, DataTable, Pager, withParams } from '../views/layout';
 import { RECORD_TEXTS } from '../views/i18n-records';
 import { type BanState, BanSection } from './partner-ban.views';

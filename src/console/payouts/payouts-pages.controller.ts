@@ -39,7 +39,8 @@ import { PayoutsProgramDocs } from '../payouts-program.openapi';
 import { PartnersService } from '../partners/partners.service';
 import { type ConsoleCtx, consoleCtx } from '../views/layout';
 import { PAYOUT_TEXTS } from './payouts.i18n';
-import { payoutPage, payoutsPage } from './payouts.views';
+import { payoutPage } from './payout.views';
+import { payoutsPage } from './payouts.views';
 
 const PAGE_SIZE = 25;
 const RUNS_PAGE_SIZE = 10;
