@@ -27,7 +27,7 @@ import {
   type UiLocale,
 } from '../src/common/i18n/format';
 import { TREE_NODE_BUDGET } from '../src/embed/embed-data.service';
-import { TREE_LEVEL_SQL } from '../src/users/members.repository';
+import { TREE_LEVEL_SQL } from '../src/members/members.repository';
 import { runBenchmark } from './harness';
 import { seedLarge, type SeedInfo } from './seed-large';
 

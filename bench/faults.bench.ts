@@ -21,7 +21,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { ensureDatabase } from '../src/database/ensure-database';
-import { EVENT_TYPES } from '../src/events/event-types';
+import { EVENT_TYPES } from '../src/outbox/event-types';
 import { HttpsReceiver, startHttpsReceiver } from '../test/utils/https-receiver';
 import { PrivatePostgres } from '../test/utils/private-postgres';
 import { PrivateSentinel } from '../test/utils/private-redis-topologies';

@@ -26,7 +26,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { Client } from 'pg';
 import { TransactionHost } from '../src/database/transaction-host';
-import { EventsService } from '../src/events/events.service';
+import { EventsService } from '../src/outbox/events.service';
 import { newId } from '../src/common/ids';
 import { selfSignedCertificate } from '../test/utils/https-receiver';
 import { runBenchmark } from './harness';

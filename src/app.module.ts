@@ -11,11 +11,11 @@ import { DeeplinksModule } from './deeplinks/deeplinks.module';
 import { DemoModule } from './demo/demo.module';
 import { BansModule } from './fraud/bans.module';
 import { EmbedModule } from './embed/embed.module';
-import { EventsModule } from './events/events.module';
+import { OutboxModule } from './outbox/outbox.module';
 import { FastLanesModule } from './fast-lanes/fast-lanes.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { LeadsModule } from './leads/leads.module';
-import { OauthModule } from './oauth/oauth.module';
+import { SignInPopupModule } from './sign-in-popup/sign-in-popup.module';
 import { OffersModule } from './offers/offers.module';
 import { PayoutsModule, PayoutsWorkerModule } from './payouts/payouts.module';
 import { AccessModule } from './access/access.module';
@@ -31,7 +31,7 @@ import { BullClients, bullRootOptions } from './redis/bull-options';
 import { BULL_CLIENTS, RedisModule } from './redis/redis.module';
 import { TenantsModule } from './tenants/tenants.module';
 import { TransferModule } from './transfer/transfer.module';
-import { UsersModule } from './users/users.module';
+import { MembersModule } from './members/members.module';
 import { WebhooksModule, WebhooksWorkerModule } from './webhooks/webhooks.module';
 import { WidgetModule } from './widget/widget.module';
 
@@ -52,12 +52,12 @@ export class AppModule {
           inject: [BULL_CLIENTS],
           useFactory: (clients: BullClients) => bullRootOptions(config, clients),
         }),
-        EventsModule,
+        OutboxModule,
         IdempotencyModule,
         HealthModule,
         AuditModule,
         TenantsModule,
-        UsersModule,
+        MembersModule,
         OffersModule,
         LeadsModule,
         BansModule,
@@ -66,7 +66,7 @@ export class AppModule {
         PayoutsModule,
         WebhooksModule,
         EmbedModule,
-        OauthModule,
+        SignInPopupModule,
         DeeplinksModule,
         WidgetModule,
         DemoModule,

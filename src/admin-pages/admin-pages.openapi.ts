@@ -8,7 +8,7 @@ import {
   ApiRedirect,
   type SchemaObject,
 } from '../common/http/html-openapi';
-import { EVENT_TYPES } from '../events/event-types';
+import { EVENT_TYPES } from '../outbox/event-types';
 
 /**
  * OpenAPI of the admin pages (the area controllers), one entry per handler, so each controller

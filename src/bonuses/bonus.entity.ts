@@ -1,7 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { bigintToNumber } from '../database/columns';
 import { TenantEntity } from '../tenants/tenant.entity';
-import { MemberEntity } from '../users/member.entity';
+import { MemberEntity } from '../members/member.entity';
 import type { BonusReview } from '../fraud/risk-signal';
 
 export const BONUS_STATUSES = ['pending', 'approved', 'paid', 'rejected', 'reversed'] as const;

@@ -2,7 +2,7 @@ import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
 import { LedgerModule } from '../payouts/ledger/ledger.module';
-import { UsersModule } from '../users/users.module';
+import { MembersModule } from '../members/members.module';
 import { BonusSweepWorker } from './bonus-sweep.processor';
 import { BonusesAdminController } from './bonuses-admin.controller';
 import { BONUSES_QUEUE } from './bonuses.queue';
@@ -10,7 +10,7 @@ import { BonusesRepository } from './bonuses.repository';
 import { BonusesService } from './bonuses.service';
 
 @Module({
-  imports: [AuditModule, UsersModule, LedgerModule],
+  imports: [AuditModule, MembersModule, LedgerModule],
   controllers: [BonusesAdminController],
   providers: [BonusesRepository, BonusesService],
   exports: [BonusesService],

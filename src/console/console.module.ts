@@ -19,7 +19,7 @@ import { ProgramPagesController } from './program/program-pages.controller';
 import { StatsAdminController } from './stats/stats-admin.controller';
 import { StatsRepository } from './stats/stats.repository';
 import { StatsService } from './stats/stats.service';
-import { UsersModule } from '../users/users.module';
+import { MembersModule } from '../members/members.module';
 import { OffersModule } from '../offers/offers.module';
 import { PayoutsModule } from '../payouts/payouts.module';
 import { TenantsModule } from '../tenants/tenants.module';
@@ -43,7 +43,7 @@ const PAGE_CONTROLLERS = [
 @Module({
   imports: [
     ConsoleRecordsModule,
-    UsersModule,
+    MembersModule,
     PayoutsModule,
     OffersModule,
     TenantsModule,

@@ -11,7 +11,7 @@ import type { Readable } from 'node:stream';
 import { flattenValidationErrors } from '../common/errors/validation';
 import { PageQueryDto } from '../common/http/pagination.dto';
 import { Optional } from '../common/validation/optional';
-import { MEMBER_REF, MEMBER_REF_MESSAGE } from '../users/dto/upsert-user.dto';
+import { MEMBER_REF, MEMBER_REF_MESSAGE } from '../members/dto/upsert-user.dto';
 import { isDay } from './stats/stats.dto';
 
 /**

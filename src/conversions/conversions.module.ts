@@ -5,7 +5,7 @@ import { DeeplinksModule } from '../deeplinks/deeplinks.module';
 import { FraudModule } from '../fraud/fraud.module';
 import { LeadsModule } from '../leads/leads.module';
 import { OffersModule } from '../offers/offers.module';
-import { UsersModule } from '../users/users.module';
+import { MembersModule } from '../members/members.module';
 import { ConversionAttribution } from './conversion-attribution';
 import { ConversionsAdminController } from './conversions-admin.controller';
 import { ConversionsController } from './conversions.controller';
@@ -15,7 +15,7 @@ import { ConversionsService } from './conversions.service';
 @Module({
   imports: [
     AuditModule,
-    UsersModule,
+    MembersModule,
     OffersModule,
     BonusesModule,
     LeadsModule,

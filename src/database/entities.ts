@@ -4,21 +4,21 @@ import { BonusEntity } from '../bonuses/bonus.entity';
 import { MemberBalanceEntity } from '../bonuses/member-balance.entity';
 import { ConversionEntity } from '../conversions/conversion.entity';
 import { DeeplinkEntity } from '../deeplinks/deeplink.entity';
-import { EventEntity } from '../events/event.entity';
+import { EventEntity } from '../outbox/event.entity';
 import { IdempotencyKeyEntity } from '../idempotency/idempotency-key.entity';
 import { LeadEntity } from '../leads/lead.entity';
-import { ConsentTokenEntity, SessionEntity } from '../oauth/session.entity';
-import { SignInCodeEntity } from '../oauth/sign-in-code.entity';
+import { ConsentTokenEntity, SessionEntity } from '../sign-in-popup/session.entity';
+import { SignInCodeEntity } from '../sign-in-popup/sign-in-code.entity';
 import { OfferEntity } from '../offers/offer.entity';
 import { PayoutEntity, PayoutRunEntity } from '../payouts/payout.entity';
 import { StaffTokenEntity } from '../tenants/staff-token.entity';
 import { TenantKeyEntity } from '../tenants/tenant-key.entity';
 import { TenantEntity } from '../tenants/tenant.entity';
-import { MemberEntity } from '../users/member.entity';
+import { MemberEntity } from '../members/member.entity';
 import { WebhookAttemptEntity } from '../webhooks/webhook-attempt.entity';
 import { WebhookDeliveryEntity } from '../webhooks/webhook-delivery.entity';
 import { WebhookEndpointEntity } from '../webhooks/webhook-endpoint.entity';
-import { ServiceUserEntity } from '../users/service-user.entity';
+import { ServiceUserEntity } from '../members/service-user.entity';
 
 /** Every entity, listed once: the app, the migration CLI and the tests load the same set. */
 export const ENTITIES = [

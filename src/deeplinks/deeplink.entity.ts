@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { TenantEntity } from '../tenants/tenant.entity';
-import { MemberEntity } from '../users/member.entity';
+import { MemberEntity } from '../members/member.entity';
 
 export const TARGET_TYPES = ['website', 'offer', 'shop', 'partner', 'storefront'] as const;
 export type TargetType = (typeof TARGET_TYPES)[number];

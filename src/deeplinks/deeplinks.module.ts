@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { LeadsModule } from '../leads/leads.module';
 import { TenantsModule } from '../tenants/tenants.module';
-import { UsersModule } from '../users/users.module';
+import { MembersModule } from '../members/members.module';
 import { ClickCounter } from './click-counter';
 import { DeeplinksRepository } from './deeplinks.repository';
 import { DeeplinksService } from './deeplinks.service';
@@ -11,7 +11,7 @@ import { LandingLookup, LandingRefusalFilter, ShortLinkController } from './shor
 
 /** Referral short links, their landing page, and the lead form that takes a signed ref. */
 @Module({
-  imports: [TenantsModule, UsersModule, LeadsModule],
+  imports: [TenantsModule, MembersModule, LeadsModule],
   controllers: [ReferralLinkController, ShortLinkController, LeadFormController],
   providers: [
     DeeplinksRepository,

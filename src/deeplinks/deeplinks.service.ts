@@ -8,7 +8,7 @@ import { TransactionHost } from '../database/transaction-host';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { LOOKUP_TAKEN } from '../tenants/tenant-lookups';
 import { TenantsService } from '../tenants/tenants.service';
-import { UsersService } from '../users/users.service';
+import { UsersService } from '../members/users.service';
 import { ClickCounter } from './click-counter';
 import type { DeeplinkEntity } from './deeplink.entity';
 import {

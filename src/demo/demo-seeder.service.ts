@@ -10,7 +10,7 @@ import { DeeplinksService } from '../deeplinks/deeplinks.service';
 import { LeadsService } from '../leads/leads.service';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { TenantsService } from '../tenants/tenants.service';
-import { UsersService } from '../users/users.service';
+import { UsersService } from '../members/users.service';
 import {
   DEMO_DISPLAY_NAME,
   DEMO_EMAIL_DOMAIN,

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { BonusesModule } from '../bonuses/bonuses.module';
 import { LeadsModule } from '../leads/leads.module';
 import { TenantsModule } from '../tenants/tenants.module';
-import { UsersModule } from '../users/users.module';
+import { MembersModule } from '../members/members.module';
 import { WidgetModule } from '../widget/widget.module';
 import { DemoController } from './demo.controller';
 import { DemoSeeder } from './demo-seeder.service';
@@ -13,7 +13,7 @@ import { DemoSeeder } from './demo-seeder.service';
  * modules' services through the module reference (those modules do not export them).
  */
 @Module({
-  imports: [TenantsModule, UsersModule, LeadsModule, BonusesModule, WidgetModule],
+  imports: [TenantsModule, MembersModule, LeadsModule, BonusesModule, WidgetModule],
   controllers: [DemoController],
   providers: [DemoSeeder],
   exports: [DemoSeeder],

@@ -7,9 +7,9 @@ import type { LeadEntity } from '../leads/lead.entity';
 import { type Balance, LedgerService } from '../payouts/ledger/ledger.service';
 import { LeadsService } from '../leads/leads.service';
 import type { TenantEntity } from '../tenants/tenant.entity';
-import type { MemberEntity } from '../users/member.entity';
-import type { TreeMember } from '../users/members.repository';
-import { UsersService } from '../users/users.service';
+import type { MemberEntity } from '../members/member.entity';
+import type { TreeMember } from '../members/members.repository';
+import { UsersService } from '../members/users.service';
 import type {
   EmbedLeadsQueryDto,
   EmbedPageQueryDto,

@@ -4,13 +4,13 @@ import { EmbedCorsMiddleware } from '../access/embed-cors.middleware';
 import { LeadsModule } from '../leads/leads.module';
 import { LedgerModule } from '../payouts/ledger/ledger.module';
 import { TenantsModule } from '../tenants/tenants.module';
-import { UsersModule } from '../users/users.module';
+import { MembersModule } from '../members/members.module';
 import { EmbedDataController } from './embed-data.controller';
 import { EmbedDataService } from './embed-data.service';
 
 /** The Embed Data API (widgets' reads) and the CORS rules of every /embed path. */
 @Module({
-  imports: [TenantsModule, UsersModule, LeadsModule, BonusesModule, LedgerModule],
+  imports: [TenantsModule, MembersModule, LeadsModule, BonusesModule, LedgerModule],
   controllers: [EmbedDataController],
   providers: [EmbedDataService],
 })

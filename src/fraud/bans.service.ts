@@ -4,8 +4,8 @@ import { AuditService } from '../audit/audit.service';
 import { BonusesService } from '../bonuses/bonuses.service';
 import { TransactionHost } from '../database/transaction-host';
 import { DeeplinksService } from '../deeplinks/deeplinks.service';
-import { UserNotFoundError } from '../users/user.errors';
-import { MembersRepository } from '../users/members.repository';
+import { UserNotFoundError } from '../members/user.errors';
+import { MembersRepository } from '../members/members.repository';
 import type { BanResponse } from './dto/ban.dto';
 
 export const BAN_REJECTION_REASON = 'partner_banned';

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { TenantEntity } from '../tenants/tenant.entity';
-import { MemberEntity } from '../users/member.entity';
+import { MemberEntity } from '../members/member.entity';
 import { OfferEntity } from '../offers/offer.entity';
 import type { RiskSignal } from '../fraud/risk-signal';
 

@@ -3,14 +3,14 @@ import { AuditModule } from '../audit/audit.module';
 import { BonusesModule } from '../bonuses/bonuses.module';
 import { FraudModule } from '../fraud/fraud.module';
 import { OffersModule } from '../offers/offers.module';
-import { UsersModule } from '../users/users.module';
+import { MembersModule } from '../members/members.module';
 import { LeadsAdminController } from './leads-admin.controller';
 import { LeadsController } from './leads.controller';
 import { LeadsRepository } from './leads.repository';
 import { LeadsService } from './leads.service';
 
 @Module({
-  imports: [AuditModule, UsersModule, OffersModule, BonusesModule, FraudModule],
+  imports: [AuditModule, MembersModule, OffersModule, BonusesModule, FraudModule],
   controllers: [LeadsController, LeadsAdminController],
   providers: [LeadsRepository, LeadsService],
   exports: [LeadsService],

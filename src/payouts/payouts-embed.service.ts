@@ -4,7 +4,7 @@ import { formatMoney, labelLanguage, relativeTime, uiLocale } from '../common/i1
 import { EmbedPageQueryDto } from '../embed/dto/embed-queries.dto';
 import { tenantBlock, userBlock } from '../embed/embed-data.service';
 import type { TenantEntity } from '../tenants/tenant.entity';
-import { UsersService } from '../users/users.service';
+import { UsersService } from '../members/users.service';
 import type { EmbedPayoutsResponse } from './dto/embed-payouts.response';
 import { PayoutsRepository } from './payouts.repository';
 

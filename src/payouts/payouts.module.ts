@@ -3,7 +3,7 @@ import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
 import { BonusesModule } from '../bonuses/bonuses.module';
 import { TenantsModule } from '../tenants/tenants.module';
-import { UsersModule } from '../users/users.module';
+import { MembersModule } from '../members/members.module';
 import { LedgerModule } from './ledger/ledger.module';
 import { PayoutScheduleWorker } from './payout-schedule.worker';
 import { PayoutsAdminController } from './payouts-admin.controller';
@@ -17,7 +17,7 @@ import { PayoutsService } from './payouts.service';
 
 /** Balances, payout runs, payouts and clawbacks (docs/payouts.md). */
 @Module({
-  imports: [AuditModule, BonusesModule, LedgerModule, UsersModule],
+  imports: [AuditModule, BonusesModule, LedgerModule, MembersModule],
   controllers: [PayoutsAdminController, PayoutsFederationController, PayoutsEmbedController],
   providers: [PayoutsRepository, PayoutsService, PayoutsCsvService, PayoutsEmbedService],
   exports: [PayoutsService, PayoutsRepository, PayoutsCsvService, LedgerModule],

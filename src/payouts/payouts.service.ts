@@ -5,9 +5,9 @@ import { BonusesService } from '../bonuses/bonuses.service';
 import { offsetOf, type PageQueryDto, pagination } from '../common/http/pagination.dto';
 import { newUlid } from '../common/ids';
 import { TransactionHost } from '../database/transaction-host';
-import { EventsService } from '../events/events.service';
+import { EventsService } from '../outbox/events.service';
 import type { TenantEntity } from '../tenants/tenant.entity';
-import { UsersService } from '../users/users.service';
+import { UsersService } from '../members/users.service';
 import type { ListPayoutsQueryDto } from './dto/payout-requests.dto';
 import type {
   PayoutListResponse,

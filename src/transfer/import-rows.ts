@@ -4,7 +4,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { textProblem } from '../common/http/hostile-input';
 import { newId } from '../common/ids';
-import { MEMBER_ROLES } from '../users/member.entity';
+import { MEMBER_ROLES } from '../members/member.entity';
 
 /** The columns (CSV) or keys (NDJSON) an import reads (docs/import-export.md). */
 export const IMPORT_COLUMNS = [

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { EventEntity } from '../events/event.entity';
+import { EventEntity } from '../outbox/event.entity';
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'dead'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];

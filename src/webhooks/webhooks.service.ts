@@ -9,8 +9,8 @@ import { offsetOf, pagination } from '../common/http/pagination.dto';
 import { newSecret } from '../common/ids';
 import { AppConfig } from '../config/app-config';
 import { TransactionHost } from '../database/transaction-host';
-import { TEST_EVENT_TYPE } from '../events/event-types';
-import { EventsService, type OutboxRow } from '../events/events.service';
+import { TEST_EVENT_TYPE } from '../outbox/event-types';
+import { EventsService, type OutboxRow } from '../outbox/events.service';
 import type { ListWebhookEventsQueryDto, PutWebhookDto } from './dto/webhook.dto';
 import type {
   WebhookDeliveryListResponse,

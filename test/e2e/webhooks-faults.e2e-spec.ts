@@ -15,7 +15,7 @@ import Bull from 'bull';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import { ensureDatabase, quoteIdent, runMigrations } from '../../src/database/ensure-database';
-import { EVENT_TYPES } from '../../src/events/event-types';
+import { EVENT_TYPES } from '../../src/outbox/event-types';
 import { deliverJobId } from '../../src/webhooks/engine/job-ids';
 import { DELIVER_JOB, type DeliverJob, WEBHOOKS_QUEUE } from '../../src/webhooks/webhook.queue';
 import { createTenant, type TestTenant } from '../factories/tenants.factory';

@@ -5,7 +5,7 @@ import { createLead, eventsOf, registerConversion } from '../factories/money.fac
 import { createTenant, TestTenant } from '../factories/tenants.factory';
 import { createChain, upsertUser } from '../factories/users.factory';
 import { TransactionHost } from '../../src/database/transaction-host';
-import { EventsService } from '../../src/events/events.service';
+import { EventsService } from '../../src/outbox/events.service';
 import { createTestApp, TestApp } from '../utils/create-test-app';
 import {
   HttpsReceiver,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { UpsertUserResponse } from '../../src/users/dto/upsert-user.response';
+import type { UpsertUserResponse } from '../../src/members/dto/upsert-user.response';
 import { federationApi } from '../utils/api-client';
 import type { TestApp } from '../utils/create-test-app';
 

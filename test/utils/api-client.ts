@@ -48,8 +48,8 @@ import type {
 import type { CreateTenantDto } from '../../src/tenants/dto/create-tenant.dto';
 import type { CreatedTenantResponse, TenantResponse } from '../../src/tenants/dto/tenant.response';
 import type { UpdateTenantDto } from '../../src/tenants/dto/update-tenant.dto';
-import type { UpsertUserDto } from '../../src/users/dto/upsert-user.dto';
-import type { UpsertUserResponse } from '../../src/users/dto/upsert-user.response';
+import type { UpsertUserDto } from '../../src/members/dto/upsert-user.dto';
+import type { UpsertUserResponse } from '../../src/members/dto/upsert-user.response';
 import type { TestApp } from './create-test-app';
 
 /** A supertest response whose body is typed; a refusal's body is a problem document instead. */

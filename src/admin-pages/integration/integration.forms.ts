@@ -2,7 +2,7 @@ import { PickType } from '@nestjs/swagger';
 import { IsString, MaxLength } from 'class-validator';
 import { FormCheckbox, FormLines, FormList, FormText } from '../../common/pages/form';
 import { Optional } from '../../common/validation/optional';
-import type { EventType } from '../../events/event-types';
+import type { EventType } from '../../outbox/event-types';
 import { UpdateTenantDto } from '../../tenants/dto/update-tenant.dto';
 import { PutWebhookDto } from '../../webhooks/dto/webhook.dto';
 

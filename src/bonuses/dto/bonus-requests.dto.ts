@@ -3,7 +3,7 @@ import { IsIn, IsInt, IsString, Length, Matches, Max, Min, NotEquals } from 'cla
 import { Optional } from '../../common/validation/optional';
 import { IsInstant, IsNotBefore } from '../../common/http/instant';
 import { PageQueryDto } from '../../common/http/pagination.dto';
-import { MEMBER_REF, MEMBER_REF_MESSAGE } from '../../users/dto/upsert-user.dto';
+import { MEMBER_REF, MEMBER_REF_MESSAGE } from '../../members/dto/upsert-user.dto';
 import { BONUS_STATUSES, type BonusStatus } from '../bonus.entity';
 
 export class ListBonusesQueryDto extends PageQueryDto {

@@ -21,7 +21,7 @@ import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
 import { PageFilter } from '../../common/pages/page.filter';
 import { Pages } from '../../common/pages/pages.decorator';
-import { UsersService } from '../../users/users.service';
+import { UsersService } from '../../members/users.service';
 import { ConsoleDocs } from '../console.openapi';
 import { consoleCtx } from '../views/layout';
 import { ListPartnersQueryDto } from './partners.dto';

@@ -3,7 +3,7 @@ import { pagination } from '../../common/http/pagination.dto';
 import { ListPayoutsQueryDto } from '../../payouts/dto/payout-requests.dto';
 import { LedgerService } from '../../payouts/ledger/ledger.service';
 import { PayoutsService } from '../../payouts/payouts.service';
-import { UserNotFoundError } from '../../users/user.errors';
+import { UserNotFoundError } from '../../members/user.errors';
 import type { ListPartnersQueryDto } from './partners.dto';
 import type { PartnerDetailResponse, PartnerListResponse } from './partners.response';
 import { PartnersRepository } from './partners.repository';

@@ -14,7 +14,7 @@ import {
 } from 'class-validator';
 import { Optional } from '../../common/validation/optional';
 import { ClientHintsDto } from '../../fraud/client-hints.dto';
-import { MEMBER_REF, MEMBER_REF_MESSAGE } from '../../users/dto/upsert-user.dto';
+import { MEMBER_REF, MEMBER_REF_MESSAGE } from '../../members/dto/upsert-user.dto';
 
 /**
  * Free-form JSON as the client sent it: class-transformer would otherwise walk into it and drop

@@ -1,7 +1,7 @@
 import { IsIn, IsString, Length, Matches } from 'class-validator';
 import { PageQueryDto } from '../../common/http/pagination.dto';
 import { Optional } from '../../common/validation/optional';
-import { MEMBER_REF, MEMBER_REF_MESSAGE } from '../../users/dto/upsert-user.dto';
+import { MEMBER_REF, MEMBER_REF_MESSAGE } from '../../members/dto/upsert-user.dto';
 import { PAYOUT_STATUSES, type PayoutStatus } from '../payout.entity';
 
 export class ListPayoutsQueryDto extends PageQueryDto {

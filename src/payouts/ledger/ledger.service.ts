@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { newUlid } from '../../common/ids';
 import { TransactionHost } from '../../database/transaction-host';
-import { EventsService, type SqlRows } from '../../events/events.service';
+import { EventsService, type SqlRows } from '../../outbox/events.service';
 import { PAYOUT_LOCK } from '../payouts.repository';
 
 /** What a ledger entry records; docs/payouts.md §1 lists each with its deltas. */

@@ -9,7 +9,7 @@ import {
 } from 'class-validator';
 import { Optional } from '../../common/validation/optional';
 import { PageQueryDto } from '../../common/http/pagination.dto';
-import { EVENT_TYPES, type EventType } from '../../events/event-types';
+import { EVENT_TYPES, type EventType } from '../../outbox/event-types';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../webhook-delivery.entity';
 
 export class PutWebhookDto {

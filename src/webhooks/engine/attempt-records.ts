@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
-import { TEST_EVENT_TYPE } from '../../events/event-types';
+import { TEST_EVENT_TYPE } from '../../outbox/event-types';
 import type { AttemptResult } from '../webhook-sender';
 import { deliveriesTotal } from '../webhook.metrics';
 import { decideAttempt } from './attempt-policy';

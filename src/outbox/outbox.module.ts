@@ -5,4 +5,4 @@ import { EventsService } from './events.service';
 /** The transactional outbox every feature writes its events to; delivery is the webhooks module. */
 @Global()
 @Module({ providers: [EventsRepository, EventsService], exports: [EventsService] })
-export class EventsModule {}
+export class OutboxModule {}

@@ -12,4 +12,4 @@ import { UsersService } from './users.service';
   providers: [MembersRepository, ServiceUsersRepository, UsersService],
   exports: [UsersService, MembersRepository],
 })
-export class UsersModule {}
+export class MembersModule {}

@@ -4,7 +4,7 @@ import { IsNull, MoreThan } from 'typeorm';
 import { newId, sha256Hex } from '../common/ids';
 import { TransactionHost } from '../database/transaction-host';
 import type { TenantEntity } from '../tenants/tenant.entity';
-import { UsersService } from '../users/users.service';
+import { UsersService } from '../members/users.service';
 import { MailerService } from './mailer.service';
 import { ConsentTokenEntity, SessionEntity } from './session.entity';
 import { SignInCodeEntity } from './sign-in-code.entity';

@@ -1,18 +1,18 @@
 import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import { PageFormGuard, PageSecurity } from '../common/http/page-security';
 import { TenantsModule } from '../tenants/tenants.module';
-import { UsersModule } from '../users/users.module';
+import { MembersModule } from '../members/members.module';
 import { AuthorizeController } from './authorize.controller';
 import { MailerService } from './mailer.service';
 import { SignInService } from './sign-in.service';
 
 /** The popup sign-in (docs/embedding.md §4) that gives embedded pages their bearer JWT. */
 @Module({
-  imports: [TenantsModule, UsersModule],
+  imports: [TenantsModule, MembersModule],
   controllers: [AuthorizeController],
   providers: [MailerService, SignInService, PageSecurity],
 })
-export class OauthModule implements NestModule {
+export class SignInPopupModule implements NestModule {
   /** Every post of the popup must be a plain form from the service's own origin. */
   configure(consumer: MiddlewareConsumer): void {
     consumer.apply(PageFormGuard).forRoutes(AuthorizeController);
