@@ -3,7 +3,11 @@
  * became of them. Plain data in chronological order; `DemoSeeder` feeds it through the services.
  */
 
+import type { Actor } from '../access/principal';
+
 export const DEMO_SLUG = 'demo';
+/** Who the audit log names for what the demo seeding does. */
+export const DEMO_ACTOR: Actor = { type: 'platform', name: 'demo-seeder' };
 export const DEMO_DISPLAY_NAME = 'Demo Shop';
 /** The partner whose widgets `/demo` shows (and who signs in to "Get my link"). */
 export const DEMO_PARTNER = 'demo-anna';

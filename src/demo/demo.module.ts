@@ -4,18 +4,20 @@ import { LeadsModule } from '../leads/leads.module';
 import { TenantsModule } from '../tenants/tenants.module';
 import { MembersModule } from '../members/members.module';
 import { WidgetModule } from '../widget/widget.module';
+import { DemoBuilder } from './demo-builder.service';
 import { DemoController } from './demo.controller';
 import { DemoSeeder } from './demo-seeder.service';
 
 /**
- * The demo of issue 7: tenant `demo` seeded on a development server's first start, and `/demo`,
- * a tenant-like page that embeds every widget. Conversions and short links come from their
- * modules' services through the module reference (those modules do not export them).
+ * The demo of issue 7: tenant `demo` seeded on a development server's first start (or by the CLI's
+ * `demo:seed`), and `/demo`, a tenant-like page that embeds every widget. A development module:
+ * `AppModule` leaves it out under `NODE_ENV=production`. Conversions and short links come from
+ * their modules' services through the module reference (those modules do not export them).
  */
 @Module({
   imports: [TenantsModule, MembersModule, LeadsModule, BonusesModule, WidgetModule],
   controllers: [DemoController],
-  providers: [DemoSeeder],
+  providers: [DemoSeeder, DemoBuilder],
   exports: [DemoSeeder],
 })
 export class DemoModule {}

@@ -1,0 +1,239 @@
+import { Injectable } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { BonusesService } from '../bonuses/bonuses.service';
+import { AppConfig } from '../config/app-config';
+import { ConversionsService } from '../conversions/conversions.service';
+import { TransactionHost } from '../database/transaction-host';
+import { ClickCounter } from '../deeplinks/click-counter';
+import { DeeplinksService } from '../deeplinks/deeplinks.service';
+import { LeadsService } from '../leads/leads.service';
+import type { TenantEntity } from '../tenants/tenant.entity';
+import { TenantsService } from '../tenants/tenants.service';
+import { UsersService } from '../members/users.service';
+import {
+  DEMO_ACTOR,
+  DEMO_DISPLAY_NAME,
+  DEMO_EMAIL_DOMAIN,
+  DEMO_INACTIVE,
+  DEMO_LEADS,
+  DEMO_MEMBERS,
+  DEMO_OFFER,
+  DEMO_ORDER_AMOUNTS,
+  DEMO_PARTNER,
+  DEMO_PROGRAM,
+  DEMO_SLUG,
+  demoContact,
+} from './demo-data';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * Writes the demo tenant of issue 7 (`DemoSeeder` decides when, and locks): a network of a few
+ * dozen members, leads in every status, conversions with their cascades, bonuses pending,
+ * approved, rejected and reversed, a short link with clicks. All of it goes through the same
+ * services as the API (so the same rules, events and audit entries); only the timestamps are
+ * spread over the past months afterwards so that the widgets look lived in.
+ */
+@Injectable()
+export class DemoBuilder {
+  private readonly base: string;
+  private readonly ownOrigin: string;
+
+  constructor(
+    config: AppConfig,
+    private readonly tx: TransactionHost,
+    private readonly tenants: TenantsService,
+    private readonly users: UsersService,
+    private readonly leads: LeadsService,
+    private readonly bonuses: BonusesService,
+    private readonly moduleRef: ModuleRef,
+  ) {
+    this.base = config.publicBaseUrl.replace(/\/+$/, '');
+    this.ownOrigin = new URL(config.publicBaseUrl).origin;
+  }
+
+  /** Creates the whole demo tenant; the caller's transaction makes it land whole or not at all. */
+  async build(): Promise<TenantEntity> {
+    const now = Date.now();
+    const created = await this.tenants.create(
+      {
+        slug: DEMO_SLUG,
+        display_name: DEMO_DISPLAY_NAME,
+        allowed_origins: [this.ownOrigin],
+        currency: 'RUB',
+        locale: 'ru-RU',
+        link_templates: { offer: `${this.base}/demo?offer={id}` },
+        program: DEMO_PROGRAM,
+      },
+      DEMO_ACTOR,
+    );
+    const tenant = (await this.tenants.tenantBySlug(created.slug))!;
+    const times = new Map<string, Date>();
+
+    // Members: joined over ~200 days, each after its referrer.
+    const members = new Map<string, { memberId: string; serviceUserId: string }>();
+    DEMO_MEMBERS.forEach(([externalId], index) =>
+      times.set(externalId, new Date(now - (200 - index * 4.4) * DAY_MS)),
+    );
+    for (const [externalId, fullName, referrer] of DEMO_MEMBERS) {
+      const result = await this.users.upsert(tenant.id, {
+        external_id: externalId,
+        full_name: fullName,
+        email: `${externalId.replace(/^demo-/, '')}@${DEMO_EMAIL_DOMAIN}`,
+        email_verified: false,
+        ...(referrer ? { referrer_user_id: members.get(referrer)!.serviceUserId } : {}),
+      });
+      members.set(externalId, {
+        memberId: result.tenant_service_id,
+        serviceUserId: result.service_user_id,
+      });
+    }
+    const anna = members.get(DEMO_PARTNER)!;
+    await this.users.setActive(tenant.id, members.get(DEMO_INACTIVE)!.memberId, false, DEMO_ACTOR);
+
+    // A welcome bonus, by hand, long ago.
+    const welcome = await this.bonuses.createManual(
+      tenant,
+      {
+        user_id: anna.serviceUserId,
+        amount_kopecks: 50_000,
+        currency: 'RUB',
+        reason: 'Приветственный бонус',
+      },
+      DEMO_ACTOR,
+    );
+    times.set(welcome.source_id, new Date(now - 120 * DAY_MS));
+
+    // Leads over the last ~58 days, oldest first; then what became of each.
+    const conversions = this.moduleRef.get(ConversionsService, { strict: false });
+    const span = 58 * DAY_MS - 3 * HOUR_MS;
+    let order = 0;
+    let refunded: string | undefined;
+    for (const [index, [referrer, name, fate]] of DEMO_LEADS.entries()) {
+      const at = now - 58 * DAY_MS + (index * span) / (DEMO_LEADS.length - 1);
+      const lead = await this.leads.create(
+        tenant,
+        {
+          referrer_user_id: members.get(referrer)!.serviceUserId,
+          contact: demoContact(index, name),
+          metadata: { utm_source: index % 2 ? 'telegram' : 'instagram' },
+        },
+        'federation',
+      );
+      times.set(lead.lead_id, new Date(at));
+      if (fate === 'processed' || fate === 'rejected') {
+        await this.leads.changeStatus(tenant.id, lead.lead_id, {
+          status: fate,
+          ...(fate === 'rejected' ? { reason: 'Клиент не отвечает' } : {}),
+        });
+      }
+      if (fate === 'converted' || fate === 'refunded') {
+        const conversion = await conversions.register(tenant, {
+          lead_id: lead.lead_id,
+          amount_kopecks: DEMO_ORDER_AMOUNTS[order % DEMO_ORDER_AMOUNTS.length],
+          currency: 'RUB',
+          external_order_id: `demo-order-${1001 + order}`,
+        });
+        order++;
+        times.set(conversion.conversion_id, new Date(Math.min(at + 1.5 * DAY_MS, now - HOUR_MS)));
+        if (fate === 'refunded') refunded = conversion.conversion_id;
+      }
+    }
+
+    // Bonuses: the older ones settled by staff (most approved, a few rejected), the newest
+    // still pending; then one order refunded, which writes its bonuses off.
+    const pending = await this.tx.manager.query<{ id: string }[]>(
+      `SELECT id FROM bonuses WHERE tenant_id = $1 AND status = 'pending' ORDER BY created_at, id`,
+      [tenant.id],
+    );
+    const settled = Math.floor(pending.length * 0.65);
+    for (const [index, { id }] of pending.slice(0, settled).entries()) {
+      if (index % 9 === 4) {
+        await this.bonuses.reject(tenant.id, id, 'Заказ оплачен не полностью', DEMO_ACTOR);
+      } else {
+        await this.bonuses.approve(tenant.id, id, DEMO_ACTOR);
+      }
+    }
+    if (refunded) await conversions.reverse(tenant.id, refunded, 'Возврат товара');
+
+    // The partner's short link for the spring offer, clicked a few times.
+    const deeplinks = this.moduleRef.get(DeeplinksService, { strict: false });
+    const link = await deeplinks.createOrReuse(tenant, anna.memberId, {
+      target_type: 'offer',
+      target_id: DEMO_OFFER,
+      recommendation_text: 'Весенняя распродажа — скидка 10 % по моему промокоду',
+      promo_code: 'SPRING10',
+    });
+    for (let i = 0; i < 17; i++) await deeplinks.follow(link.code);
+    // Clicks are written in batches (ClickCounter): the demo shows them from its first view.
+    await this.moduleRef.get(ClickCounter, { strict: false }).flush();
+    times.set(link.deeplink_id, new Date(now - 90 * DAY_MS));
+
+    await this.spreadTimestamps(tenant, members, times);
+    return tenant;
+  }
+
+  /**
+   * Moves the seeded rows' timestamps into the past in the order they happened (members by join
+   * date, leads, conversions and their bonuses), keeping every pending bonus's due date ahead so
+   * the grace sweep does not settle the demo at once.
+   */
+  private async spreadTimestamps(
+    tenant: TenantEntity,
+    members: Map<string, { memberId: string }>,
+    times: Map<string, Date>,
+  ): Promise<void> {
+    const q = (sql: string, params: unknown[]) => this.tx.manager.query(sql, params);
+    const pairs = (ids: string[]) => [ids, ids.map((id) => times.get(id)!.toISOString())];
+    const memberIds = [...members.keys()];
+    await q(
+      `UPDATE members AS m SET created_at = v.at, updated_at = v.at
+         FROM unnest($2::text[], $3::timestamptz[]) AS v(id, at)
+        WHERE m.tenant_id = $1 AND m.id = v.id`,
+      [
+        tenant.id,
+        memberIds.map((e) => members.get(e)!.memberId),
+        memberIds.map((e) => times.get(e)!.toISOString()),
+      ],
+    );
+    const others = [...times.keys()].filter((k) => !members.has(k));
+    const at = `unnest($2::text[], $3::timestamptz[]) AS v(id, at)`;
+    await q(
+      `UPDATE leads AS l SET created_at = v.at, updated_at = v.at FROM ${at}
+        WHERE l.tenant_id = $1 AND l.id = v.id`,
+      [tenant.id, ...pairs(others)],
+    );
+    await q(
+      `UPDATE conversions AS c SET created_at = v.at,
+              reversed_at = CASE WHEN c.reversed_at IS NULL THEN NULL
+                                 ELSE LEAST(now(), v.at + interval '9 days') END
+         FROM ${at} WHERE c.tenant_id = $1 AND c.id = v.id`,
+      [tenant.id, ...pairs(others)],
+    );
+    await q(
+      `UPDATE deeplinks AS d SET created_at = v.at FROM ${at}
+        WHERE d.tenant_id = $1 AND d.id = v.id`,
+      [tenant.id, ...pairs(others)],
+    );
+    await q(
+      `UPDATE bonuses AS b SET created_at = v.at FROM ${at}
+        WHERE b.tenant_id = $1 AND b.source_id = v.id`,
+      [tenant.id, ...pairs(others)],
+    );
+    await q(
+      `UPDATE bonuses SET
+              approved_at = CASE WHEN approved_at IS NULL THEN NULL
+                                 ELSE LEAST(now(), created_at + interval '3 days') END,
+              rejected_at = CASE WHEN rejected_at IS NULL THEN NULL
+                                 ELSE LEAST(now(), created_at + interval '3 days') END,
+              reversed_at = CASE WHEN reversed_at IS NULL THEN NULL
+                                 ELSE LEAST(now(), created_at + interval '9 days') END,
+              due_at = CASE WHEN status = 'pending'
+                            THEN GREATEST(created_at + make_interval(hours => $2), now() + interval '1 day')
+                            ELSE created_at + make_interval(hours => $2) END
+        WHERE tenant_id = $1`,
+      [tenant.id, DEMO_PROGRAM.grace_period_hours],
+    );
+  }
+}
