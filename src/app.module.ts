@@ -69,7 +69,8 @@ export class AppModule {
         SignInPopupModule,
         DeeplinksModule,
         WidgetModule,
-        DemoModule,
+        // The demo tenant and /demo are for development (and the tests): never in production.
+        ...(config.isProduction ? [] : [DemoModule]),
         AdminPagesModule,
         TransferModule,
         ConsoleModule,

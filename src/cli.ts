@@ -1,6 +1,8 @@
 // Operator commands, so a newcomer can start without curl:
 //   npm run cli -- tenant:create --slug acme --name "Acme" --origin https://acme.example
 // Prints the created tenant, with its first key, as JSON on stdout.
+//   npm run cli -- demo:seed
+// Seeds the demo tenant (not in production) and prints where its page is, as JSON on stdout.
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { parseArgs } from 'node:util';
@@ -15,15 +17,18 @@ import { validateSync } from 'class-validator';
 import { flattenValidationErrors } from './common/errors/validation';
 import { bodyProblem } from './common/http/hostile-input';
 import { IMPORT_USAGE, parseImportArgs, runImportCommand } from './transfer/import-cli';
+import { DemoSeeder } from './demo/demo-seeder.service';
 
 const USAGE = `Usage:
   npm run cli -- tenant:create --slug <slug> --name <display name> --origin <https://origin> [--origin …]
                                [--currency RUB] [--locale ru-RU|en-US|de-DE|…] [--link-domain host …]
-${IMPORT_USAGE}`;
+${IMPORT_USAGE}
+  npm run cli -- demo:seed                 (the demo tenant and /demo; not with NODE_ENV=production)`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'import') return importCommand(rest);
+  if (command === 'demo:seed' && rest.length === 0) return demoSeedCommand();
   if (command !== 'tenant:create') {
     process.stderr.write(`${USAGE}\n`);
     return 2;
@@ -79,6 +84,23 @@ async function importCommand(args: string[]): Promise<number> {
   const app = await cliApp();
   try {
     return await runImportCommand(app, command);
+  } finally {
+    await app.close();
+  }
+}
+
+/** `demo:seed`: the demo tenant, seeded now or brought up to date (docs/embedding.md, 11.7). */
+async function demoSeedCommand(): Promise<number> {
+  const app = await cliApp();
+  try {
+    // DemoModule is a development module: under NODE_ENV=production it is not there.
+    if (app.get(AppConfig).isProduction) {
+      process.stderr.write('demo:seed: there is no demo with NODE_ENV=production\n');
+      return 2;
+    }
+    const demo = await app.get(DemoSeeder).ensureDemo();
+    process.stdout.write(`${JSON.stringify(demo, null, 2)}\n`);
+    return 0;
   } finally {
     await app.close();
   }

@@ -10,7 +10,7 @@ import { WidgetAsset } from '../widget/widget-asset';
 import { demoPage, noDemoPage } from './demo-page';
 import { DemoSeeder } from './demo-seeder.service';
 
-/** `GET /demo`: every widget on a tenant-like page, outside production (issue 7). */
+/** `GET /demo`: every widget on a tenant-like page (issue 7; DemoModule is not in production). */
 @ApiTags('demo')
 @Controller('demo')
 @Public()
@@ -30,15 +30,16 @@ export class DemoController {
   @ApiOperation({
     summary: 'The demo page: every widget against the demo tenant (not in production)',
     description:
-      'Served only outside production: with `NODE_ENV=production` it is always the 404 page, and ' +
-      'so it is wherever no demo tenant was seeded (it is seeded on a development start with an ' +
-      'empty database, never under tests). Query parameters other than `lang` are kept in the ' +
-      "page's address, e.g. a `ref` for the lead-form widget.",
+      'Served only outside production: with `NODE_ENV=production` the demo module is not loaded ' +
+      'and there is no such page. It is the 404 page wherever no demo tenant was seeded (it is ' +
+      'seeded on a development start with an empty database or by the `demo:seed` command, never ' +
+      "under tests). Query parameters other than `lang` are kept in the page's address, e.g. a " +
+      '`ref` for the lead-form widget.',
   })
   @ApiQuery({ name: 'lang', required: false, enum: ['ru', 'en'], description: 'Default `ru`' })
-  @ApiHtmlPages([200, 'The demo page'], [404, 'No demo here (production, or not seeded)'])
+  @ApiHtmlPages([200, 'The demo page'], [404, 'No demo here (not seeded)'])
   async page(@Query('lang') lang: unknown, @Req() req: Request): Promise<HtmlPage> {
-    const demo = this.config.isProduction ? null : await this.seeder.current();
+    const demo = await this.seeder.current();
     if (!demo) {
       return noDemoPage();
     }

@@ -17,14 +17,14 @@ interface CliResult {
   stderr: string;
 }
 
-function runCli(args: string[]): Promise<CliResult> {
+function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
   return new Promise((done) => {
     execFile(
       process.execPath,
       ['-r', 'ts-node/register/transpile-only', 'src/cli.ts', ...args],
       {
         cwd: ROOT,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, ...testEnv() },
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, ...testEnv(), ...env },
         timeout: 140_000,
         maxBuffer: 1024 * 1024,
       },
@@ -142,5 +142,47 @@ describe('CLI tenant:create', () => {
     // The operator typed --name and --origin; the message must speak of those flags.
     expect(run.stderr).toMatch(/^--name\b/m);
     expect(run.stderr).toMatch(/^--origin\b/m);
+  });
+});
+
+describe('CLI demo:seed', () => {
+  let t: TestApp;
+  let runs: Record<'seeded' | 'again' | 'production', Promise<CliResult>>;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    // The two seeding runs go together: the advisory lock makes them seed one demo.
+    runs = {
+      seeded: runCli(['demo:seed']),
+      again: runCli(['demo:seed']),
+      production: runCli(['demo:seed'], { NODE_ENV: 'production' }),
+    };
+    await Promise.all(Object.values(runs));
+  }, 150_000);
+  afterAll(() => t.close());
+
+  it('seeds the demo tenant once and prints where its page is', async () => {
+    const [seeded, again] = [await runs.seeded, await runs.again];
+    expect(seeded).toMatchObject({ code: 0, stderr: expect.not.stringMatching(/\n\s+at\s/) });
+    expect(again).toMatchObject({ code: 0 });
+    const printed = JSON.parse(seeded.stdout) as Record<string, unknown>;
+    expect(printed).toMatchObject({
+      slug: 'demo',
+      url: 'http://localhost:3000/demo',
+      partner: { email: 'anna@demo.example' },
+    });
+    expect(JSON.parse(again.stdout)).toEqual(printed);
+
+    const tenants = await t.db.query(`SELECT id FROM tenants WHERE slug = 'demo'`);
+    expect(tenants).toEqual([{ id: printed.tenantId }]);
+    const page = await t.http().get('/demo');
+    expect(page.status).toBe(200);
+  });
+
+  it('refuses under NODE_ENV=production, where there is no demo', async () => {
+    const run = await runs.production;
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('NODE_ENV=production');
   });
 });

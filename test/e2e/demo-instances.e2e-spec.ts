@@ -1,3 +1,4 @@
+import { ModulesContainer } from '@nestjs/core';
 import { DemoSeeder } from '../../src/demo/demo-seeder.service';
 import { createTestApp, type TestApp } from '../utils/create-test-app';
 import { freePort } from '../utils/processes';
@@ -44,5 +45,24 @@ describe('the demo with two development instances', () => {
     apps.splice(apps.indexOf(a.t), 1);
     await b.t.app.get(DemoSeeder).ensureDemo();
     expect(await template(b.t)).toBe(`${b.base}/demo?offer={id}`);
+  });
+});
+
+describe('the demo in production', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ NODE_ENV: 'production' });
+  });
+  afterAll(() => t?.close());
+
+  it('is not loaded: no demo module, no /demo page, no /demo in the API document', async () => {
+    const modules = [...t.app.get(ModulesContainer).values()].map((m) => m.metatype?.name);
+    expect(modules).toContain('TenantsModule');
+    expect(modules).not.toContain('DemoModule');
+    const page = await t.http().get('/demo').set('Accept', 'text/html');
+    expect(page.status).toBe(404);
+    const doc = await t.http().get('/docs/openapi.json');
+    expect(doc.status).toBe(200);
+    expect(Object.keys(doc.body.paths as object)).not.toContain('/demo');
   });
 });
