@@ -9,18 +9,6 @@ export class TargetNotAllowedError extends UnprocessableError {
   }
 }
 
-export class InvalidRefError extends UnprocessableError {
-  constructor() {
-    super('invalid_ref', 'The ref is not a valid signed reference of this tenant.');
-  }
-}
-
-export class RefExpiredError extends UnprocessableError {
-  constructor() {
-    super('ref_expired', "The ref's click is older than the tenant's attribution window.");
-  }
-}
-
 export class PromoCodeTakenError extends ConflictError {
   constructor(promoCode: string) {
     super(`The promo code "${promoCode}" is another link's in this tenant.`, 'promo_code_taken');

@@ -8,19 +8,15 @@ import { TransactionHost } from '../database/transaction-host';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { LOOKUP_TAKEN } from '../tenants/tenant-lookups';
 import { TenantsService } from '../tenants/tenants.service';
+import { isRefExpired, type RefClaims, signRef, verifyRef } from '../members/signed-ref';
+import { InvalidRefError, RefExpiredError } from '../members/user.errors';
 import { UsersService } from '../members/users.service';
 import { ClickCounter } from './click-counter';
 import type { DeeplinkEntity } from './deeplink.entity';
-import {
-  InvalidRefError,
-  PromoCodeTakenError,
-  RefExpiredError,
-  TargetNotAllowedError,
-} from './deeplink.errors';
+import { PromoCodeTakenError, TargetNotAllowedError } from './deeplink.errors';
 import { DeeplinksRepository } from './deeplinks.repository';
 import type { CreateReferralLinkDto, ReferralLinkResponse } from './dto/referral-link.dto';
 import { allowedHostsOf, fillLinkTemplate, isAllowedTarget } from './link-target';
-import { isRefExpired, type RefClaims, signRef, verifyRef } from './signed-ref';
 
 const CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -72,6 +68,10 @@ export class DeeplinksService {
     tenants.onChanged((tenantId) =>
       this.destinations.deleteWhere((d) => d.link.tenantId === tenantId),
     );
+  }
+  /** Writes the clicks counted in this process now, not at the next batch (the demo's seeding). */
+  flushClicks(): Promise<void> {
+    return this.clicks.flush();
   }
 
   /**

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { createHmac } from 'node:crypto';
-import { isRefExpired, signRef, verifyRef } from '../deeplinks/signed-ref';
+import { isRefExpired, signRef, verifyRef } from '../members/signed-ref';
 import { DEFAULT_FRAUD_SETTINGS, withFraudDefaults } from './fraud-settings';
 import { mergeSignals, reviewFor } from './risk-signal';
 

@@ -20,3 +20,15 @@ export class UserNotFoundError extends NotFoundError {
     super('user_not_found', `No user "${userId}" in this tenant.`);
   }
 }
+
+export class InvalidRefError extends UnprocessableError {
+  constructor() {
+    super('invalid_ref', 'The ref is not a valid signed reference of this tenant.');
+  }
+}
+
+export class RefExpiredError extends UnprocessableError {
+  constructor() {
+    super('ref_expired', "The ref's click is older than the tenant's attribution window.");
+  }
+}

@@ -3,8 +3,6 @@ import type { Actor } from '../access/principal';
 import { ValidationFailedError } from '../common/errors/domain-error';
 import { newId } from '../common/ids';
 import { AppConfig } from '../config/app-config';
-import { InvalidRefError, RefExpiredError } from '../deeplinks/deeplink.errors';
-import { isRefExpired, verifyRef } from '../deeplinks/signed-ref';
 import { DEFAULT_ATTRIBUTION_WINDOW_DAYS } from '../fraud/fraud-settings';
 import { TransactionHost } from '../database/transaction-host';
 import { AuditService } from '../audit/audit.service';
@@ -14,8 +12,18 @@ import type { UpsertUserResponse } from './dto/upsert-user.response';
 import type { MemberEntity } from './member.entity';
 import { MembersRepository, type TreeMember, type UplineMember } from './members.repository';
 import type { ServiceUserEntity } from './service-user.entity';
+import { isRefExpired, verifyRef } from './signed-ref';
 import { ServiceUsersRepository } from './service-users.repository';
-import { ReferralCycleError, ReferrerNotFoundError, UserNotFoundError } from './user.errors';
+import {
+  InvalidRefError,
+  ReferralCycleError,
+  ReferrerNotFoundError,
+  RefExpiredError,
+  UserNotFoundError,
+} from './user.errors';
+
+/** The network's shapes other features read through this service (the embed tree). */
+export type { TreeMember } from './members.repository';
 
 type MemberFields = Pick<MemberEntity, 'email' | 'emailVerified' | 'vkId' | 'fullName' | 'role'>;
 
@@ -257,6 +265,21 @@ export class UsersService {
   /** Before a lead or conversion reads who is active: a ban waits for it (docs/fraud.md, "Bans"). */
   holdOffBans(tenantId: string): Promise<void> {
     return this.members.lockBans(tenantId, 'shared');
+  }
+
+  /**
+   * Bans the member named by `usr_…` or `mbr_…` (deactivated, with the time and reason), or lifts
+   * the ban (`null`); null for an unknown member. A ban first waits for the leads and conversions
+   * in flight (docs/fraud.md, "Bans"). Runs in the caller's transaction.
+   */
+  async setBan(
+    tenantId: string,
+    ref: string,
+    ban: { reason: string } | null,
+  ): Promise<MemberEntity | null> {
+    if (ban) await this.members.lockBans(tenantId, 'exclusive');
+    const found = await this.members.findByRef(tenantId, ref);
+    return found && this.members.setBan(tenantId, found.id, ban);
   }
 
   upline(tenantId: string, memberId: string, count: number): Promise<UplineMember[]> {

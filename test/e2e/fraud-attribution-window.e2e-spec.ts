@@ -1,4 +1,4 @@
-import { signRef } from '../../src/deeplinks/signed-ref';
+import { signRef } from '../../src/members/signed-ref';
 import { clickRef, createLink, federation } from '../factories/fraud.factory';
 import { createTenant, TestTenant } from '../factories/tenants.factory';
 import { upsertUser, UpsertedUser } from '../factories/users.factory';

@@ -1,4 +1,4 @@
-import { signRef, verifyRef } from '../../src/deeplinks/signed-ref';
+import { signRef, verifyRef } from '../../src/members/signed-ref';
 import { testEnv } from './test-env';
 
 /**
