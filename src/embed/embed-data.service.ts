@@ -8,8 +8,7 @@ import { type Balance, LedgerService } from '../payouts/ledger/ledger.service';
 import { LeadsService } from '../leads/leads.service';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import type { MemberEntity } from '../members/member.entity';
-import type { TreeMember } from '../members/members.repository';
-import { UsersService } from '../members/users.service';
+import { type TreeMember, UsersService } from '../members/users.service';
 import type {
   EmbedLeadsQueryDto,
   EmbedPageQueryDto,

@@ -5,7 +5,7 @@ import { BonusesService } from '../bonuses/bonuses.service';
 import { TransactionHost } from '../database/transaction-host';
 import { DeeplinksService } from '../deeplinks/deeplinks.service';
 import { UserNotFoundError } from '../members/user.errors';
-import { MembersRepository } from '../members/members.repository';
+import { UsersService } from '../members/users.service';
 import type { BanResponse } from './dto/ban.dto';
 
 export const BAN_REJECTION_REASON = 'partner_banned';
@@ -21,7 +21,7 @@ export const BAN_REJECTION_REASON = 'partner_banned';
 export class BansService {
   constructor(
     private readonly tx: TransactionHost,
-    private readonly members: MembersRepository,
+    private readonly members: UsersService,
     private readonly bonuses: BonusesService,
     private readonly links: DeeplinksService,
     private readonly audit: AuditService,
@@ -30,9 +30,7 @@ export class BansService {
   async ban(tenantId: string, ref: string, reason: string, actor: Actor): Promise<BanResponse> {
     const answer = await this.tx.transaction(async () => {
       // Leads and conversions in flight finish first; their pending bonuses are rejected below.
-      await this.members.lockBans(tenantId, 'exclusive');
-      const found = await this.members.findByRef(tenantId, ref);
-      const member = found && (await this.members.setBan(tenantId, found.id, { reason }));
+      const member = await this.members.setBan(tenantId, ref, { reason });
       if (!member) throw new UserNotFoundError(ref);
       const rejected = await this.bonuses.rejectPendingForMember(
         tenantId,
@@ -62,8 +60,7 @@ export class BansService {
 
   async unban(tenantId: string, ref: string, actor: Actor): Promise<BanResponse> {
     const answer = await this.tx.transaction(async () => {
-      const found = await this.members.findByRef(tenantId, ref);
-      const member = found && (await this.members.setBan(tenantId, found.id, null));
+      const member = await this.members.setBan(tenantId, ref, null);
       if (!member) throw new UserNotFoundError(ref);
       await this.audit.record(tenantId, actor, 'user.unbanned', { type: 'user', id: member.id });
       return {

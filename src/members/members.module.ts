@@ -10,6 +10,6 @@ import { UsersService } from './users.service';
   imports: [AuditModule],
   controllers: [UsersController, MembersAdminController],
   providers: [MembersRepository, ServiceUsersRepository, UsersService],
-  exports: [UsersService, MembersRepository],
+  exports: [UsersService],
 })
 export class MembersModule {}
