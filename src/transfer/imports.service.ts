@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import type { Pool, PoolClient } from 'pg';
+import type { Pool } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -8,6 +8,7 @@ import type { Actor } from '../access/principal';
 import { newUlid } from '../common/ids';
 import { AuditService } from '../audit/audit.service';
 import { AppConfig } from '../config/app-config';
+import { IMPORT_SWEEP_MS, ImportOwners } from './import-owners';
 import { applyStaged, LostInsertRace, type ApplyPhase } from './import-apply';
 import {
   csvToStaging,
@@ -29,21 +30,6 @@ import type { ImportStatusResponse } from './dto/import.response';
 export const MAX_IMPORT_BYTES = 1024 ** 3;
 export const MAX_IMPORT_ERRORS = 1000;
 
-/**
- * How often worker processes look for imports whose owner is gone (sweepAbandoned). The owner of
- * a running import holds a session advisory lock on it (class IMPORT_LOCK_CLASS, key
- * hashtext(import id)) on a connection of its own, from before the import row exists until its
- * final status is written; PostgreSQL drops the lock the moment that connection ends, so a
- * process that was killed, crashed or lost its database leaves a `running` row whose lock is free.
- */
-export const IMPORT_SWEEP_MS = 60_000;
-const IMPORT_LOCK_CLASS = 21;
-const INTERRUPTED: ImportError = {
-  line: 0,
-  code: 'import_interrupted',
-  message:
-    'the process running the import stopped before it finished; nothing was written: import the file again',
-};
 const FAILED: ImportError = {
   line: 0,
   code: 'import_failed',
@@ -81,8 +67,7 @@ function byteLimit(max: number, onBytes: (n: number) => void): Transform {
 export class ImportsService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(ImportsService.name);
   private readonly running = new Set<Promise<unknown>>();
-  /** The connections holding this process's imports' owner locks, by import id. */
-  private readonly owners = new Map<string, PoolClient>();
+  private readonly owners = new ImportOwners(() => this.pool, this.logger);
   private sweepTimer?: NodeJS.Timeout;
 
   constructor(
@@ -104,102 +89,9 @@ export class ImportsService implements OnApplicationBootstrap, OnApplicationShut
     this.sweepTimer.unref();
   }
 
-  /**
-   * Ends `failed` (error `import_interrupted`, line 0) every queued or running import whose owner
-   * lock is free: its process is gone, and with it the apply's transaction (rolled back: nothing
-   * was written). Drops its staging table. Answers how many. Any process may run it, several at
-   * once: an import is failed only while this sweep holds its lock, so never under a live owner.
-   */
-  async sweepAbandoned(): Promise<number> {
-    const { rows } = await this.pool.query<{ tenant_id: string; id: string }>(
-      `SELECT tenant_id, id FROM imports WHERE status IN ('queued', 'running')`,
-    );
-    let swept = 0;
-    for (const { tenant_id: tenantId, id } of rows) {
-      const client = await this.pool.connect();
-      try {
-        await client.query('BEGIN');
-        const {
-          rows: [{ free }],
-        } = await client.query<{ free: boolean }>(
-          `SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS free`,
-          [IMPORT_LOCK_CLASS, id],
-        );
-        if (free) {
-          const { rowCount } = await client.query(
-            `UPDATE imports SET status = 'failed', phase = 'done', rows_done = 0, created = 0,
-                    updated = 0, unchanged = 0, errors = $3, error_count = 1, updated_at = now(),
-                    finished_at = now()
-              WHERE tenant_id = $1 AND id = $2 AND status IN ('queued', 'running')`,
-            [tenantId, id, JSON.stringify([INTERRUPTED])],
-          );
-          if (rowCount) {
-            swept++;
-            this.logger.warn({ importId: id, tenantId }, 'import abandoned by its process: failed');
-          }
-        }
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
-    }
-    // Staging tables of finished imports (the ones just failed, or whose owner died past its
-    // final status): each dropped unless something still holds it (a dead owner's backend still
-    // finishing a statement), then a later sweep drops it.
-    const { rows: leftovers } = await this.pool.query<{ name: string }>(
-      `SELECT c.relname AS name FROM pg_class c
-         JOIN imports i ON c.relname = 'import_rows_' || lower(substr(i.id, 5))
-        WHERE c.relname LIKE 'import\\_rows\\_%' AND c.relkind = 'r'
-          AND c.relnamespace = current_schema()::regnamespace
-          AND i.status IN ('succeeded', 'failed')`,
-    );
-    for (const { name } of leftovers) {
-      const client = await this.pool.connect();
-      try {
-        await client.query('BEGIN');
-        await client.query(`SET LOCAL lock_timeout = '2s'`);
-        await client.query(`DROP TABLE IF EXISTS ${name}`);
-        await client.query('COMMIT');
-      } catch {
-        await client.query('ROLLBACK').catch(() => undefined);
-      } finally {
-        client.release();
-      }
-    }
-    return swept;
-  }
-
-  /** Takes the owner lock of a new import on a connection kept until release(). */
-  private async own(importId: string): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query(`SELECT pg_advisory_lock($1, hashtext($2))`, [
-        IMPORT_LOCK_CLASS,
-        importId,
-      ]);
-    } catch (error) {
-      client.release(true);
-      throw error;
-    }
-    this.owners.set(importId, client);
-  }
-
-  private async disown(importId: string): Promise<void> {
-    const client = this.owners.get(importId);
-    if (!client) return;
-    this.owners.delete(importId);
-    try {
-      await client.query(`SELECT pg_advisory_unlock($1, hashtext($2))`, [
-        IMPORT_LOCK_CLASS,
-        importId,
-      ]);
-      client.release();
-    } catch {
-      client.release(true); // the lock goes with the connection
-    }
+  /** Fails every import whose owner is gone (import-owners.ts); answers how many. */
+  sweepAbandoned(): Promise<number> {
+    return this.owners.sweepAbandoned();
   }
 
   private get pool(): Pool {
@@ -220,7 +112,7 @@ export class ImportsService implements OnApplicationBootstrap, OnApplicationShut
     const importId = `imp_${newUlid()}`;
     const staging = stagingTable(importId);
     // The owner lock first: a sweep never sees this import without it (sweepAbandoned).
-    await this.own(importId);
+    await this.owners.own(importId);
     await this.pool
       .query(
         `INSERT INTO imports (tenant_id, id, status, format, actor_type, actor_name)
@@ -228,7 +120,7 @@ export class ImportsService implements OnApplicationBootstrap, OnApplicationShut
         [tenantId, importId, format, actor.type, actor.name],
       )
       .catch(async (error: unknown) => {
-        await this.disown(importId);
+        await this.owners.disown(importId);
         throw error;
       });
     const checker = new RowChecker(MAX_IMPORT_ERRORS);
@@ -261,7 +153,7 @@ export class ImportsService implements OnApplicationBootstrap, OnApplicationShut
       await pipeline(body, byteLimit(MAX_IMPORT_BYTES, progress), parse, copy);
     } catch (error) {
       client.release(true); // the connection may be mid-COPY: not reused
-      await this.discard(tenantId, importId).finally(() => this.disown(importId));
+      await this.discard(tenantId, importId).finally(() => this.owners.disown(importId));
       if (error instanceof UnknownColumnsError) throw new UnknownImportColumnsError(error.columns);
       throw error;
     }
@@ -373,7 +265,7 @@ export class ImportsService implements OnApplicationBootstrap, OnApplicationShut
       throw error;
     } finally {
       await this.pool.query(`DROP TABLE IF EXISTS ${staging}`).catch(() => undefined);
-      await this.disown(importId);
+      await this.owners.disown(importId);
     }
     return (await this.status(tenantId, importId))!;
   }
