@@ -8,6 +8,7 @@
  */
 import type { Response } from 'supertest';
 import type { Test } from 'supertest';
+import type { ProblemResponse } from '../../src/common/errors/problem.response';
 import type { ListAuditLogQueryDto } from '../../src/audit/dto/list-audit-log.dto';
 import type { AuditLogResponse } from '../../src/audit/dto/audit-entry.response';
 import type {
@@ -48,12 +49,27 @@ import type {
 import type { CreateTenantDto } from '../../src/tenants/dto/create-tenant.dto';
 import type { CreatedTenantResponse, TenantResponse } from '../../src/tenants/dto/tenant.response';
 import type { UpdateTenantDto } from '../../src/tenants/dto/update-tenant.dto';
+import type { ListWebhookEventsQueryDto, PutWebhookDto } from '../../src/webhooks/dto/webhook.dto';
+import type {
+  WebhookDeliveryListResponse,
+  WebhookEndpointResponse,
+  WebhookEventDetailResponse,
+  WebhookSecretResponse,
+  WebhookTestResponse,
+} from '../../src/webhooks/dto/webhook.response';
 import type { UpsertUserDto } from '../../src/members/dto/upsert-user.dto';
 import type { UpsertUserResponse } from '../../src/members/dto/upsert-user.response';
+import type { MemberStatusResponse } from '../../src/members/dto/member-status.response';
 import type { TestApp } from './create-test-app';
 
-/** A supertest response whose body is typed; a refusal's body is a problem document instead. */
-export type ApiResponse<T> = Omit<Response, 'body'> & { body: T };
+/** A refusal's problem document (README.md, "Errors"): its fields a test reads besides `status`. */
+type Refusal = Partial<Pick<ProblemResponse, 'code' | 'detail' | 'errors'>>;
+
+/**
+ * A supertest response whose body is typed; a refusal's body is a problem document instead, so
+ * its `code`, `detail` and `errors` may be read too.
+ */
+export type ApiResponse<T> = Omit<Response, 'body'> & { body: T & Refusal };
 
 /** A DTO as it travels: plain JSON fields, nested DTOs as plain objects. */
 export type Body<T> = { [K in keyof T]?: T[K] extends object ? Body<T[K]> | T[K] : T[K] };
@@ -131,11 +147,34 @@ export function adminApi(t: TestApp, token: string) {
       typed<BonusResponse>(c.raw('post', `${tenant(slug)}/bonuses/${bonusId}/approve`)),
     rejectBonus: (slug: string, bonusId: string, body: Body<RejectBonusDto> = {}) =>
       typed<BonusResponse>(c.raw('post', `${tenant(slug)}/bonuses/${bonusId}/reject`, body)),
+    reverseConversion: (slug: string, conversionId: string, body: Body<ReverseConversionDto>) =>
+      typed<ReversalResponse>(
+        c.raw('post', `${tenant(slug)}/conversions/${conversionId}/reverse`, body),
+      ),
+    /** Deactivates (`active: false`) or activates a member by either of its ids. */
+    setMemberActive: (slug: string, userId: string, active: boolean) =>
+      typed<MemberStatusResponse>(
+        c.raw('post', `${tenant(slug)}/users/${userId}/${active ? 'activate' : 'deactivate'}`),
+      ),
     createOffer: (slug: string, body: Body<CreateOfferDto>) =>
       typed<OfferResponse>(c.raw('post', `${tenant(slug)}/offers`, body)),
     listOffers: (slug: string) => typed<OfferListResponse>(c.raw('get', `${tenant(slug)}/offers`)),
     auditLog: (slug: string, q: Body<ListAuditLogQueryDto> = {}) =>
       typed<AuditLogResponse>(c.raw('get', `${tenant(slug)}/audit-log${query(q)}`)),
+    putWebhook: (slug: string, body: Body<PutWebhookDto>) =>
+      typed<WebhookEndpointResponse>(c.raw('put', `${tenant(slug)}/webhook`, body)),
+    getWebhook: (slug: string) =>
+      typed<WebhookEndpointResponse>(c.raw('get', `${tenant(slug)}/webhook`)),
+    rotateWebhookSecret: (slug: string) =>
+      typed<WebhookSecretResponse>(c.raw('post', `${tenant(slug)}/webhook/secret`)),
+    testWebhook: (slug: string) =>
+      typed<WebhookTestResponse>(c.raw('post', `${tenant(slug)}/webhook/test`)),
+    webhookEvents: (slug: string, q: Body<ListWebhookEventsQueryDto> = {}) =>
+      typed<WebhookDeliveryListResponse>(c.raw('get', `${tenant(slug)}/webhook/events${query(q)}`)),
+    webhookEvent: (slug: string, eventId: string) =>
+      typed<WebhookEventDetailResponse>(c.raw('get', `${tenant(slug)}/webhook/events/${eventId}`)),
+    replayWebhookEvent: (slug: string, eventId: string) =>
+      typed<void>(c.raw('post', `${tenant(slug)}/webhook/events/${eventId}/replay`)),
   };
 }
 
