@@ -9,7 +9,7 @@ import { ConsoleModule } from './console/console.module';
 import { ConversionsModule } from './conversions/conversions.module';
 import { DeeplinksModule } from './deeplinks/deeplinks.module';
 import { DemoModule } from './demo/demo.module';
-import { BansModule } from './fraud/bans.module';
+import { BansModule } from './bans/bans.module';
 import { EmbedModule } from './embed/embed.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { FastLanesModule } from './fast-lanes/fast-lanes.module';

@@ -2,7 +2,7 @@ import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common
 import { OrgPageGuard } from '../admin-pages/org-page.guard';
 import { PageFormGuard, PageSecurity } from '../common/http/page-security';
 import { ConversionsModule } from '../conversions/conversions.module';
-import { BansModule } from '../fraud/bans.module';
+import { BansModule } from '../bans/bans.module';
 import { LeadsModule } from '../leads/leads.module';
 import { TransferModule } from '../transfer/transfer.module';
 import { ConversionsListAdminController } from './conversions/conversions-admin.controller';

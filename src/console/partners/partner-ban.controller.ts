@@ -7,7 +7,7 @@ import { Org, OrgAction, type OrgContext } from '../../admin-pages/org-page.guar
 import { FormBody } from '../../common/pages/form';
 import { Redirect, withQuery } from '../../common/pages/page';
 import { Pages } from '../../common/pages/pages.decorator';
-import { BansService } from '../../fraud/bans.service';
+import { BansService } from '../../bans/bans.service';
 import { RecordDocs } from '../records.openapi';
 
 /** The ban form of a partner's page: why, 1–500 characters after trimming. */
