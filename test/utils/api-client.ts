@@ -47,6 +47,11 @@ import type {
   StaffTokenListResponse,
 } from '../../src/tenants/dto/staff-token.dto';
 import type { CreateTenantDto } from '../../src/tenants/dto/create-tenant.dto';
+import type {
+  CreatedTenantKeyResponse,
+  CreateTenantKeyDto,
+  TenantKeyListResponse,
+} from '../../src/tenants/dto/tenant-key.dto';
 import type { CreatedTenantResponse, TenantResponse } from '../../src/tenants/dto/tenant.response';
 import type { UpdateTenantDto } from '../../src/tenants/dto/update-tenant.dto';
 import type { ListWebhookEventsQueryDto, PutWebhookDto } from '../../src/webhooks/dto/webhook.dto';
@@ -135,6 +140,12 @@ export function adminApi(t: TestApp, token: string) {
     getTenant: (slug: string) => typed<TenantResponse>(c.raw('get', tenant(slug))),
     updateTenant: (slug: string, body: Body<UpdateTenantDto>) =>
       typed<TenantResponse>(c.raw('patch', tenant(slug), body)),
+    createTenantKey: (slug: string, body: Body<CreateTenantKeyDto> = {}) =>
+      typed<CreatedTenantKeyResponse>(c.raw('post', `${tenant(slug)}/keys`, body)),
+    listTenantKeys: (slug: string) =>
+      typed<TenantKeyListResponse>(c.raw('get', `${tenant(slug)}/keys`)),
+    revokeTenantKey: (slug: string, keyId: string) =>
+      typed<void>(c.raw('delete', `${tenant(slug)}/keys/${keyId}`)),
     createStaffToken: (slug: string, body: Body<CreateStaffTokenDto>) =>
       typed<CreatedStaffTokenResponse>(c.raw('post', `${tenant(slug)}/staff-tokens`, body)),
     listStaffTokens: (slug: string) =>
