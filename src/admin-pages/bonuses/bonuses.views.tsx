@@ -4,10 +4,12 @@ import type { HtmlPage } from '../../common/pages/page';
 import { BONUS_STATUSES } from '../../bonuses/bonus.entity';
 import { RECORD_TEXTS } from '../../console/views/i18n-records';
 import {
+  backQuery,
   type ConsoleCtx,
   consolePage,
   DataTable,
   Pager,
+  PartnerPeriodFields,
   withParams,
 } from '../../console/views/layout';
 import { BONUS_TEXTS, type BonusTexts } from './bonuses.i18n';
@@ -173,24 +175,14 @@ export function bonusesPage(ctx: ConsoleCtx, model: BonusesModel, shown: Bonuses
             ))}
           </select>
         </label>
-        <label>
-          {b.user}{' '}
-          <input
-            name="user_id"
-            value={filters.user_id ?? ''}
-            placeholder={r.partnerIdHint}
-            maxLength={40}
-            class="id"
-          />
-        </label>
-        <label>
-          {t.from} <input type="date" name="created_from" value={filters.created_from ?? ''} />
-        </label>
-        <label>
-          {t.to} <input type="date" name="created_to" value={filters.created_to ?? ''} />
-        </label>
-        <button type="submit">{r.filter}</button>
-        <a href={base}>{r.clearFilters}</a>
+        <PartnerPeriodFields
+          ctx={ctx}
+          base={base}
+          partnerLabel={b.user}
+          userId={filters.user_id}
+          from={['created_from', filters.created_from]}
+          to={['created_to', filters.created_to]}
+        />
       </form>
       <p class="csv">
         <a href={withParams(`/org/${slug}/bonuses.csv`, filters)} download data-link="csv">
@@ -201,13 +193,7 @@ export function bonusesPage(ctx: ConsoleCtx, model: BonusesModel, shown: Bonuses
       {!manage && <p class="muted">{b.viewerNote}</p>}
       <form method="post" action={`${base}/bulk`} data-form="bonuses">
         <CsrfField value={ctx.csrf} />
-        <input
-          type="hidden"
-          name="back"
-          value={withParams('', { ...filters, page: model.list && String(model.list.page) }).slice(
-            1,
-          )}
-        />
+        <input type="hidden" name="back" value={backQuery(filters, model.list?.page)} />
         {/* Enter in a reason field submits nothing: the first submit button is a dead one. */}
         <button type="submit" disabled hidden aria-hidden="true" tabIndex={-1} />
         <DataTable

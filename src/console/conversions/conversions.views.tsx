@@ -1,7 +1,8 @@
 import { CsrfField } from '../../common/pages/components';
 import type { HtmlPage } from '../../common/pages/page';
 import { RECORD_TEXTS } from '../views/i18n-records';
-import { type ConsoleCtx, consolePage, DataTable, Pager, withParams } from '../views/layout';
+import { backQuery, type ConsoleCtx, consolePage, DataTable } from '../views/layout';
+import { ListPager, ListSummary } from '../views/list-parts';
 import { RecordFilters } from '../views/record-filters';
 import { CONVERSION_STATUSES } from './conversions.dto';
 import type {
@@ -27,11 +28,7 @@ export function conversionsPage(
   const slug = ctx.tenant.slug;
   const base = `/org/${slug}/conversions`;
   const manage = ctx.can('manager');
-  const back = new URLSearchParams(
-    Object.entries({ ...filters, page: list ? String(list.pagination.page) : undefined }).filter(
-      (kv): kv is [string, string] => !!kv[1],
-    ),
-  ).toString();
+  const back = backQuery(filters, list?.pagination.page);
   return consolePage(
     ctx,
     {
@@ -49,14 +46,12 @@ export function conversionsPage(
       />
       {list && (
         <>
-          <p class="muted" data-total={String(list.pagination.total)}>
-            {t.found(list.pagination.total)}
-          </p>
-          <p class="csv">
-            <a href={withParams(`/org/${slug}/conversions.csv`, filters)} download>
-              {t.csv}
-            </a>
-          </p>
+          <ListSummary
+            ctx={ctx}
+            pagination={list.pagination}
+            csv={`/org/${slug}/conversions.csv`}
+            filters={filters}
+          />
           {!manage && <p class="muted">{r.viewerCannotReverse}</p>}
           <DataTable
             caption={t.conversions}
@@ -117,13 +112,7 @@ export function conversionsPage(
               ),
             ])}
           />
-          <Pager
-            ctx={ctx}
-            base={base}
-            params={filters}
-            page={list.pagination.page}
-            totalPages={list.pagination.total_pages}
-          />
+          <ListPager ctx={ctx} base={base} filters={filters} pagination={list.pagination} />
         </>
       )}
     </>,

@@ -3,7 +3,8 @@ import type { HtmlPage } from '../../common/pages/page';
 import { canRequestTransition } from '../../leads/lead-transitions';
 import { LEAD_SOURCES, LEAD_STATUSES, type LeadStatus } from '../../leads/lead.entity';
 import { RECORD_TEXTS } from '../views/i18n-records';
-import { type ConsoleCtx, consolePage, DataTable, Pager, withParams } from '../views/layout';
+import { backQuery, type ConsoleCtx, consolePage, DataTable } from '../views/layout';
+import { ListPager, ListSummary } from '../views/list-parts';
 import { RecordFilters } from '../views/record-filters';
 import type { LeadListResponse } from './leads.response';
 
@@ -29,11 +30,7 @@ export function leadsPage(
   const slug = ctx.tenant.slug;
   const base = `/org/${slug}/leads`;
   const manage = ctx.can('manager');
-  const back = new URLSearchParams(
-    Object.entries({ ...filters, page: list ? String(list.pagination.page) : undefined }).filter(
-      (kv): kv is [string, string] => !!kv[1],
-    ),
-  ).toString();
+  const back = backQuery(filters, list?.pagination.page);
   /** The statuses staff may move a lead to from `status` (docs/money.md). */
   const next = (status: string) =>
     (['processed', 'rejected'] as const).filter((to) =>
@@ -57,14 +54,12 @@ export function leadsPage(
       />
       {list && (
         <>
-          <p class="muted" data-total={String(list.pagination.total)}>
-            {t.found(list.pagination.total)}
-          </p>
-          <p class="csv">
-            <a href={withParams(`/org/${slug}/leads.csv`, filters)} download>
-              {t.csv}
-            </a>
-          </p>
+          <ListSummary
+            ctx={ctx}
+            pagination={list.pagination}
+            csv={`/org/${slug}/leads.csv`}
+            filters={filters}
+          />
           {!manage && <p class="muted">{r.viewerCannotChange}</p>}
           <DataTable
             caption={t.leads}
@@ -121,13 +116,7 @@ export function leadsPage(
               l.contact_phone ?? '',
             ])}
           />
-          <Pager
-            ctx={ctx}
-            base={base}
-            params={filters}
-            page={list.pagination.page}
-            totalPages={list.pagination.total_pages}
-          />
+          <ListPager ctx={ctx} base={base} filters={filters} pagination={list.pagination} />
         </>
       )}
     </>,

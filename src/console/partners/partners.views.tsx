@@ -1,7 +1,8 @@
 import { CsrfField } from '../../common/pages/components';
 import type { HtmlPage } from '../../common/pages/page';
 import { PartnerPayouts } from '../payouts/payout.views';
-import { type ConsoleCtx, consolePage, DataTable, Pager, withParams } from '../views/layout';
+import { type ConsoleCtx, consolePage, DataTable } from '../views/layout';
+import { ListPager, ListSummary } from '../views/list-parts';
 import { RECORD_TEXTS } from '../views/i18n-records';
 import { type BanState, BanSection } from './partner-ban.views';
 import { PARTNER_SORTS, type PartnerSort } from './partners.dto';
@@ -57,14 +58,12 @@ export function partnersPage(
       </form>
       {list && (
         <>
-          <p class="muted" data-total={String(list.pagination.total)}>
-            {t.found(list.pagination.total)}
-          </p>
-          <p class="csv">
-            <a href={withParams(`/org/${ctx.tenant.slug}/partners.csv`, filters)} download>
-              {t.csv}
-            </a>
-          </p>
+          <ListSummary
+            ctx={ctx}
+            pagination={list.pagination}
+            csv={`/org/${ctx.tenant.slug}/partners.csv`}
+            filters={filters}
+          />
           <DataTable
             caption={t.partners}
             hideCaption
@@ -83,13 +82,7 @@ export function partnersPage(
               <Status ctx={ctx} active={p.is_active} />,
             ])}
           />
-          <Pager
-            ctx={ctx}
-            base={base}
-            params={filters}
-            page={list.pagination.page}
-            totalPages={list.pagination.total_pages}
-          />
+          <ListPager ctx={ctx} base={base} filters={filters} pagination={list.pagination} />
         </>
       )}
     </>,

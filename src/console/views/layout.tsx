@@ -7,6 +7,7 @@ import { InlineScript, InlineStyle } from '../../common/pages/inline';
 import { HtmlPage } from '../../common/pages/page';
 import { STYLE } from '../../common/pages/style';
 import { type Fmt, formatter, LANG_COOKIE, type Lang, pageLang } from './i18n';
+import { RECORD_TEXTS } from './i18n-records';
 import { CONSOLE_STYLE } from './style';
 
 /** What every console page knows: the organisation context and the page's language. */
@@ -162,6 +163,51 @@ export function withParams(base: string, params: Record<string, string | undefin
     Object.entries(params).filter((kv): kv is [string, string] => !!kv[1]),
   );
   return query.size ? `${base}?${query.toString()}` : base;
+}
+
+/** The list's filters and page as a query, for a row form's `back` field (lists.ts keptFilters). */
+export function backQuery(filters: Record<string, string | undefined>, page?: number): string {
+  return withParams('', { ...filters, page: page === undefined ? undefined : String(page) }).slice(
+    1,
+  );
+}
+
+/**
+ * The end of a filters form of records (these lists, the bonuses): partner id, a period of days
+ * (each field's name and value), the submit button and the link that clears the filters.
+ */
+export function PartnerPeriodFields(props: {
+  ctx: ConsoleCtx;
+  base: string;
+  partnerLabel: string;
+  userId?: string;
+  from: [string, string | undefined];
+  to: [string, string | undefined];
+}) {
+  const { t } = props.ctx.fmt;
+  const r = RECORD_TEXTS[props.ctx.fmt.lang];
+  return (
+    <>
+      <label>
+        {props.partnerLabel}{' '}
+        <input
+          name="user_id"
+          value={props.userId ?? ''}
+          placeholder={r.partnerIdHint}
+          maxLength={40}
+          class="id"
+        />
+      </label>
+      <label>
+        {t.from} <input type="date" name={props.from[0]} value={props.from[1] ?? ''} />
+      </label>
+      <label>
+        {t.to} <input type="date" name={props.to[0]} value={props.to[1] ?? ''} />
+      </label>
+      <button type="submit">{r.filter}</button>
+      <a href={props.base}>{r.clearFilters}</a>
+    </>
+  );
 }
 
 /** A table with a caption (for screen readers), scrolling sideways on a narrow screen. */

@@ -1,5 +1,5 @@
 import { RECORD_TEXTS } from './i18n-records';
-import type { ConsoleCtx } from './layout';
+import { type ConsoleCtx, PartnerPeriodFields } from './layout';
 
 /**
  * The filters of a list of records (conversions, leads): status, source (when given), partner
@@ -41,24 +41,14 @@ export function RecordFilters(props: {
           </select>
         </label>
       )}
-      <label>
-        {r.partnerId}{' '}
-        <input
-          name="user_id"
-          value={filters.user_id ?? ''}
-          placeholder={r.partnerIdHint}
-          maxLength={40}
-          class="id"
-        />
-      </label>
-      <label>
-        {t.from} <input type="date" name="from" value={filters.from ?? ''} />
-      </label>
-      <label>
-        {t.to} <input type="date" name="to" value={filters.to ?? ''} />
-      </label>
-      <button type="submit">{r.filter}</button>
-      <a href={props.base}>{r.clearFilters}</a>
+      <PartnerPeriodFields
+        ctx={props.ctx}
+        base={props.base}
+        partnerLabel={r.partnerId}
+        userId={filters.user_id}
+        from={['from', filters.from]}
+        to={['to', filters.to]}
+      />
     </form>
   );
 }
