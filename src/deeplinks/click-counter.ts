@@ -1,6 +1,8 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { TransactionHost } from '../database/transaction-host';
+import { UsersService } from '../members/users.service';
+import { DeeplinksRepository } from './deeplinks.repository';
 
 /** The link a click was on. */
 export interface ClickedLink {
@@ -14,10 +16,11 @@ interface Pending extends ClickedLink {
 }
 
 /**
- * Counts short-link clicks in memory and writes them every `CLICK_FLUSH_MS` in one statement
- * (deeplinks.clicks_count and the owner's members.clicks_count), so a redirect never waits for
- * PostgreSQL. A failed write keeps its counts for the next one; shutdown writes what is left.
- * A process killed without warning loses at most one interval's clicks (docs/architecture.md).
+ * Counts short-link clicks in memory and writes them every `CLICK_FLUSH_MS` in one transaction
+ * (deeplinks.clicks_count, then the owner's members.clicks_count through UsersService), so a
+ * redirect never waits for PostgreSQL. A failed write keeps its counts for the next one; shutdown
+ * writes what is left. A process killed without warning loses at most one interval's clicks
+ * (docs/architecture.md).
  */
 @Injectable()
 export class ClickCounter implements OnModuleInit, BeforeApplicationShutdown {
@@ -29,6 +32,8 @@ export class ClickCounter implements OnModuleInit, BeforeApplicationShutdown {
   constructor(
     private readonly tx: TransactionHost,
     private readonly config: AppConfig,
+    private readonly links: DeeplinksRepository,
+    private readonly users: UsersService,
   ) {}
 
   onModuleInit(): void {
@@ -67,24 +72,10 @@ export class ClickCounter implements OnModuleInit, BeforeApplicationShutdown {
     // One order for every process, so concurrent writers lock the rows alike.
     batch.sort((a, b) => (a.tenantId + a.id < b.tenantId + b.id ? -1 : 1));
     try {
-      await this.tx.manager.query(
-        `WITH c AS (
-           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[])
-                      AS c (tenant_id, link_id, member_id, n)
-         ), links AS (
-           UPDATE deeplinks d SET clicks_count = d.clicks_count + c.n
-             FROM c WHERE d.tenant_id = c.tenant_id AND d.id = c.link_id
-         )
-         UPDATE members m SET clicks_count = m.clicks_count + s.n
-           FROM (SELECT tenant_id, member_id, sum(n)::int AS n FROM c GROUP BY 1, 2) s
-          WHERE m.tenant_id = s.tenant_id AND m.id = s.member_id`,
-        [
-          batch.map((p) => p.tenantId),
-          batch.map((p) => p.id),
-          batch.map((p) => p.memberId),
-          batch.map((p) => p.count),
-        ],
-      );
+      await this.tx.transaction(async () => {
+        await this.links.addClicks(batch);
+        await this.users.addClicks(batch);
+      });
     } catch (error) {
       for (const p of batch) {
         const key = `${p.tenantId}\n${p.id}`;

@@ -97,4 +97,14 @@ export class DeeplinksRepository {
       .andWhere(`d.promo_code <> ''`)
       .getOne();
   }
+
+  /** Adds counted clicks to their links' clicks_count (ClickCounter's batch, in its order). */
+  async addClicks(clicks: { tenantId: string; id: string; count: number }[]): Promise<void> {
+    await this.tx.manager.query(
+      `UPDATE deeplinks d SET clicks_count = d.clicks_count + c.n
+         FROM unnest($1::text[], $2::text[], $3::int[]) AS c (tenant_id, link_id, n)
+        WHERE d.tenant_id = c.tenant_id AND d.id = c.link_id`,
+      [clicks.map((c) => c.tenantId), clicks.map((c) => c.id), clicks.map((c) => c.count)],
+    );
+  }
 }

@@ -298,4 +298,16 @@ export class MembersRepository {
     );
     return rows.length ? this.rows.from(rows[0]) : null;
   }
+
+  /** Adds clicks on their short links to members' clicks_count, summed per member first. */
+  async addClicks(clicks: { tenantId: string; memberId: string; count: number }[]): Promise<void> {
+    await this.tx.manager.query(
+      `UPDATE members m SET clicks_count = m.clicks_count + s.n
+         FROM (SELECT tenant_id, member_id, sum(n)::int AS n
+                 FROM unnest($1::text[], $2::text[], $3::int[]) AS c (tenant_id, member_id, n)
+                GROUP BY 1, 2) s
+        WHERE m.tenant_id = s.tenant_id AND m.id = s.member_id`,
+      [clicks.map((c) => c.tenantId), clicks.map((c) => c.memberId), clicks.map((c) => c.count)],
+    );
+  }
 }

@@ -282,6 +282,11 @@ export class UsersService {
     return found && this.members.setBan(tenantId, found.id, ban);
   }
 
+  /** Clicks on members' short links, counted by the deeplinks' ClickCounter, added to theirs. */
+  addClicks(clicks: { tenantId: string; memberId: string; count: number }[]): Promise<void> {
+    return this.members.addClicks(clicks);
+  }
+
   upline(tenantId: string, memberId: string, count: number): Promise<UplineMember[]> {
     return this.members.upline(tenantId, memberId, count);
   }
