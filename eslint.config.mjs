@@ -3,6 +3,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
+import { boundariesConfig } from './eslint.boundaries.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'examples/**', '*.mjs', '*.js'] },
@@ -26,6 +27,9 @@ export default tseslint.config(
       '@typescript-eslint/unbound-method': 'off',
     },
   },
+  // Module boundaries: what common/ and each feature may import (docs/architecture.md,
+  // "Module boundaries"; the rules are in eslint.boundaries.mjs).
+  boundariesConfig,
   {
     // `@IsOptional()` lets `null` through to the services; request DTOs use `@Optional()`, which
     // refuses it (docs/architecture.md, "Decisions where the spec was silent").

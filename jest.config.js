@@ -16,7 +16,8 @@ module.exports = {
       displayName: 'unit',
       testEnvironment: 'node',
       rootDir: '.',
-      testMatch: ['<rootDir>/src/**/*.spec.ts?(x)'],
+      // test/architecture: the module boundaries (lint of deliberate violations, feature cycles).
+      testMatch: ['<rootDir>/src/**/*.spec.ts?(x)', '<rootDir>/test/architecture/**/*.spec.ts'],
       transform: { '^.+\\.tsx?$': tsJest },
     },
     {

@@ -1,0 +1,98 @@
+// Module boundaries (docs/architecture.md, "Module boundaries"), enforced by eslint-plugin-boundaries.
+// eslint.config.mjs spreads this in; test/architecture/boundaries.spec.ts lints deliberate
+// violations with it. Cycles between features are checked by test/architecture/feature-cycles.spec.ts.
+import boundaries from 'eslint-plugin-boundaries';
+
+/** Infrastructure: every feature may import it; it imports no feature. */
+export const SHARED_FOLDERS = ['common', 'config', 'database', 'redis'];
+
+/**
+ * What any feature offers the others, by file name (paths inside the feature's folder): its Nest
+ * module, its services (the module exports the ones others inject), its entities, errors and DTOs,
+ * and its decorators, guards and middleware. Never a repository, a controller, a view or a helper.
+ */
+export const PUBLIC_FILES = [
+  '**/*.module.ts',
+  '**/*.service.ts',
+  '**/*.entity.ts',
+  '**/*.errors.ts',
+  '**/dto/**',
+  '**/*.dto.ts',
+  '**/*.decorator.ts',
+  '**/*.decorators.ts',
+  '**/*.guard.ts',
+  '**/*.middleware.ts',
+];
+
+/**
+ * The other files a feature offers, by name: types and pure functions that are part of its contract
+ * with the others (the settings a tenant stores, the principal, the program rules, …).
+ */
+export const CONTRACTS = {
+  access: ['principal.ts', 'rate-limits.ts', 'credentials.ts', 'route-access.ts', 'embed-origin.ts'],
+  // The console's view kit (views/) and list helpers, which the admin pages' areas are drawn with.
+  'admin-pages': ['admin-pages.openapi.ts', 'views/**'],
+  console: ['lists.ts', 'records.openapi.ts', 'views/**'],
+  conversions: ['cascade.ts'],
+  deeplinks: ['link-target.ts'],
+  fraud: ['fraud-settings.ts', 'risk-signal.ts'],
+  leads: ['lead-transitions.ts'],
+  members: ['signed-ref.ts'],
+  outbox: ['event-types.ts'],
+  payouts: ['payout-settings.ts'],
+  tenants: ['program.ts', 'tenant-lookups.ts'],
+  widget: ['widget-asset.ts'],
+};
+
+const feature = (name) => ({ element: { type: 'feature', captured: { feature: name } } });
+
+export const boundariesConfig = {
+  files: ['src/**/*.{ts,tsx}'],
+  plugins: { boundaries },
+  settings: {
+    'boundaries/elements': [
+      // main.ts, app.module.ts, app.setup.ts, cli.ts: they put the features together.
+      { type: 'app', pattern: 'src/*.{ts,tsx}', mode: 'file' },
+      // The list of every entity (TypeORM loads one set): the one shared file that names features.
+      { type: 'entity-registry', pattern: 'src/database/entities.ts', mode: 'file' },
+      { type: 'shared', pattern: `src/{${SHARED_FOLDERS.join(',')}}`, capture: ['folder'] },
+      { type: 'feature', pattern: 'src/*', capture: ['feature'] },
+    ],
+    'boundaries/dependency-nodes': ['import', 'export', 'dynamic-import', 'require'],
+    // Without a resolver that knows .ts, no import resolves to an element and nothing is checked.
+    'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.json'] } },
+    'boundaries/legacy-warnings': false,
+  },
+  rules: {
+    'boundaries/dependencies': [
+      'error',
+      {
+        default: 'disallow',
+        message:
+          '{{from.type}} {{from.captured.feature}}{{from.captured.folder}} may not import {{to.type}} {{to.captured.feature}}{{to.captured.folder}} file {{to.internalPath}} (docs/architecture.md, "Module boundaries")',
+        policies: [
+          { from: { element: { type: 'app' } }, allow: { to: { element: { type: '*' } } } },
+          {
+            from: { element: { type: 'entity-registry' } },
+            allow: { to: { element: { type: 'feature', fileInternalPath: '**/*.entity.ts' } } },
+          },
+          {
+            from: { element: { type: 'shared' } },
+            allow: { to: { element: { types: ['shared', 'entity-registry'] } } },
+          },
+          {
+            from: { element: { type: 'feature' } },
+            allow: [
+              { to: { element: { type: 'shared' } } },
+              { dependency: { relationship: { to: 'internal' } } },
+              { to: { element: { type: 'feature', fileInternalPath: PUBLIC_FILES } } },
+              ...Object.entries(CONTRACTS).map(([name, files]) => ({
+                to: { element: { ...feature(name).element, fileInternalPath: files } },
+              })),
+            ],
+          },
+        ],
+      },
+    ],
+  },
+};
