@@ -11,6 +11,9 @@ export const PAYOUT_LOCK = `hashtextextended('payout-run:' || $1, 0)`;
 /** A run's sort memory (SET LOCAL, this transaction only): 777,377 items sort in ~120 MB. */
 const RUN_WORK_MEM = '256MB';
 
+/** Clawback ids start so (LedgerService mints them); every other payout item is a bonus. */
+export const CLAWBACK_PREFIX = 'clw_';
+
 export interface PayoutItemRow {
   item_id: string;
   kind: 'bonus' | 'clawback';
@@ -33,9 +36,10 @@ export interface CsvRow {
  * lock, exclusive) from before it reads until it commits; a reversal takes the same lock shared
  * before it looks for the payout holding its bonus (LedgerService), so a refund racing a run
  * either commits first (the run no longer sees the bonus approved) or waits and then finds the
- * bonus in the new payout (a clawback). The payable items are copied into a transaction-local
- * table, so the sums and the items written are the same set; `ux_payout_items_live` makes a
- * second live claim of any item fail, whatever the locks.
+ * bonus in the new payout (a clawback). The payable items are summed into a transaction-local
+ * table, so the sums and the items written are the same set; a payout keeps its items on its own
+ * row, and the primary key of `payout_claims` (one row per item of a pending or paid payout)
+ * makes a second live claim of any item fail, whatever the locks.
  */
 @Injectable()
 export class PayoutsRepository {
@@ -84,41 +88,39 @@ export class PayoutsRepository {
   }
 
   /**
-   * Collects the run's payable items into a transaction-local table, and their sums per active
-   * member and currency reaching the minimum (numbered 1 … n in member and currency order) into
-   * another; answers n. The payouts, their items and every row derived from them are written
-   * from these tables, so they are the same set whatever commits meanwhile.
+   * Sums the run's payable items per active member and currency reaching the minimum, numbered
+   * 1 … n in member and currency order, each with its items (ids and amounts, in the order read:
+   * `items` sorts them), into a transaction-local table; answers n. The payouts, their claims and
+   * every row derived from them are written from this table, so they are the same set whatever
+   * commits meanwhile.
    */
   async collectPayable(
     tenantId: string,
     approvedBefore: Date,
     minimumKopecks: number,
   ): Promise<number> {
-    // The run sorts and joins every payable item once: in memory, not in temporary files.
+    // The run sorts every payable item once: in memory, not in temporary files.
     await this.query(`SET LOCAL work_mem = '${RUN_WORK_MEM}'`, []);
-    await this.query(
-      `CREATE TEMP TABLE payout_run_items ON COMMIT DROP AS
-       SELECT b.member_id, b.currency, b.id AS item_id, 'bonus' AS kind, b.amount_kopecks
-         FROM bonuses b
-        WHERE b.tenant_id = $1 AND b.status = 'approved' AND b.approved_at <= $2
-          AND NOT EXISTS (SELECT 1 FROM payout_items i
-                           WHERE i.tenant_id = $1 AND i.item_id = b.id AND i.live)
-       UNION ALL
-       SELECT c.member_id, c.currency, c.id, 'clawback', c.amount_kopecks FROM clawbacks c
-        WHERE c.tenant_id = $1 AND c.state = 'open'
-          AND NOT EXISTS (SELECT 1 FROM payout_items i
-                           WHERE i.tenant_id = $1 AND i.item_id = c.id AND i.live)`,
-      [tenantId, approvedBefore],
-    );
     await this.query(
       `CREATE TEMP TABLE payout_run_sums ON COMMIT DROP AS
        SELECT row_number() OVER (ORDER BY s.member_id, s.currency) AS n, s.member_id,
-              m.service_user_id, s.currency, s.amount
-         FROM (SELECT member_id, currency, sum(amount_kopecks) AS amount FROM payout_run_items
-                GROUP BY member_id, currency HAVING sum(amount_kopecks) >= $2) s
+              m.service_user_id, s.currency, s.amount, s.item_ids, s.item_amounts
+         FROM (SELECT member_id, currency, sum(amount_kopecks) AS amount,
+                      array_agg(item_id) AS item_ids, array_agg(amount_kopecks) AS item_amounts
+                 FROM (SELECT b.member_id, b.currency, b.id AS item_id, b.amount_kopecks
+                         FROM bonuses b
+                        WHERE b.tenant_id = $1 AND b.status = 'approved' AND b.approved_at <= $2
+                          AND NOT EXISTS (SELECT 1 FROM payout_claims c
+                                           WHERE c.tenant_id = $1 AND c.item_id = b.id)
+                       UNION ALL
+                       SELECT k.member_id, k.currency, k.id, k.amount_kopecks FROM clawbacks k
+                        WHERE k.tenant_id = $1 AND k.state = 'open'
+                          AND NOT EXISTS (SELECT 1 FROM payout_claims c
+                                           WHERE c.tenant_id = $1 AND c.item_id = k.id)) i
+                GROUP BY member_id, currency HAVING sum(amount_kopecks) >= $3) s
          JOIN members m ON m.tenant_id = $1 AND m.id = s.member_id
         WHERE m.is_active`,
-      [tenantId, minimumKopecks],
+      [tenantId, approvedBefore, minimumKopecks],
     );
     const [{ n }]: { n: number }[] = await this.query(
       `SELECT count(*)::int AS n FROM payout_run_sums`,
@@ -128,37 +130,38 @@ export class PayoutsRepository {
   }
 
   /**
-   * The collected payouts (the i-th gets `ids[i - 1]`; ids are made in order) and their items
-   * (live), each one `INSERT … SELECT` in key order; answers the totals per currency. The new
-   * payouts stay readable as `newPayouts()` until the transaction ends.
+   * The collected payouts (the i-th gets `ids[i - 1]`; ids are made in order) with their items,
+   * and a claim per item, each one `INSERT … SELECT` in key order; answers the totals per
+   * currency. The new payouts stay readable as `newPayouts()` until the transaction ends.
    */
   async insertRunPayouts(
     run: PayoutRunEntity,
     ids: string[],
   ): Promise<{ currency: string; total: string }[]> {
     await this.query(
-      `CREATE TEMP TABLE payout_run_payouts ON COMMIT DROP AS
-       SELECT x.id, s.n, s.member_id, s.service_user_id, s.currency, s.amount
-         FROM payout_run_sums s JOIN unnest($1::text[]) WITH ORDINALITY AS x(id, n) ON x.n = s.n`,
+      `CREATE TEMP TABLE payout_run_ids ON COMMIT DROP AS
+       SELECT x.n, x.id FROM unnest($1::text[]) WITH ORDINALITY AS x(id, n)`,
       [ids],
     );
     await this.query(
       `INSERT INTO payouts (tenant_id, id, run_id, member_id, service_user_id, currency,
-                            amount_kopecks, status, created_at)
-       SELECT $1, p.id, $2, p.member_id, p.service_user_id, p.currency, p.amount, 'pending', $3
-         FROM payout_run_payouts p ORDER BY p.n`,
+                            amount_kopecks, status, created_at, item_ids, item_amounts)
+       SELECT $1, x.id, $2, s.member_id, s.service_user_id, s.currency, s.amount, 'pending', $3,
+              s.item_ids, s.item_amounts
+         FROM payout_run_sums s JOIN payout_run_ids x ON x.n = s.n ORDER BY s.n`,
       [run.tenantId, run.id, run.createdAt],
     );
+    // In item order: the primary key grows at its right edge instead of splitting pages.
     await this.query(
-      `INSERT INTO payout_items (tenant_id, payout_id, item_id, kind, amount_kopecks, live)
-       SELECT $1, p.id, r.item_id, r.kind, r.amount_kopecks, true
-         FROM payout_run_items r
-         JOIN payout_run_payouts p ON p.member_id = r.member_id AND p.currency = r.currency
-        ORDER BY p.n, r.item_id`,
+      `INSERT INTO payout_claims (tenant_id, item_id, payout_id)
+       SELECT $1, i.item_id, x.id
+         FROM payout_run_sums s JOIN payout_run_ids x ON x.n = s.n,
+              unnest(s.item_ids) AS i(item_id)
+        ORDER BY i.item_id`,
       [run.tenantId],
     );
     return this.query(
-      `SELECT currency, sum(amount)::text AS total FROM payout_run_payouts
+      `SELECT currency, sum(amount)::text AS total FROM payout_run_sums
         GROUP BY currency ORDER BY currency`,
       [],
     );
@@ -169,7 +172,8 @@ export class PayoutsRepository {
    * `member_id`, `service_user_id`, `currency`, `amount` (for set-wise ledger entries and events).
    */
   newPayouts(): string {
-    return `SELECT id, n, member_id, service_user_id, currency, amount FROM payout_run_payouts`;
+    return `SELECT x.id, s.n, s.member_id, s.service_user_id, s.currency, s.amount
+              FROM payout_run_sums s JOIN payout_run_ids x ON x.n = s.n`;
   }
 
   async find(tenantId: string, payoutId: string): Promise<PayoutEntity | null> {
@@ -222,18 +226,23 @@ export class PayoutsRepository {
     return byRun;
   }
 
-  /** Items of payouts, keyed by payout id, in item order. */
+  /** Items of payouts (kept on the payout row), keyed by payout id, in item order. */
   async items(tenantId: string, payoutIds: string[]): Promise<Map<string, PayoutItemRow[]>> {
-    const rows: (PayoutItemRow & { payout_id: string; amount_kopecks: string })[] =
+    const rows: { payout_id: string; item_id: string; amount_kopecks: string }[] =
       await this.tx.select(
-        `SELECT payout_id, item_id, kind, amount_kopecks::text AS amount_kopecks FROM payout_items
-          WHERE tenant_id = $1 AND payout_id = ANY($2::text[]) ORDER BY payout_id, item_id`,
+        `SELECT p.id AS payout_id, i.item_id, i.amount::text AS amount_kopecks
+           FROM payouts p, unnest(p.item_ids, p.item_amounts) AS i(item_id, amount)
+          WHERE p.tenant_id = $1 AND p.id = ANY($2::text[]) ORDER BY p.id, i.item_id`,
         [tenantId, payoutIds],
       );
     const byPayout = new Map<string, PayoutItemRow[]>();
     for (const r of rows) {
       const list = byPayout.get(r.payout_id) ?? [];
-      list.push({ item_id: r.item_id, kind: r.kind, amount_kopecks: Number(r.amount_kopecks) });
+      list.push({
+        item_id: r.item_id,
+        kind: r.item_id.startsWith(CLAWBACK_PREFIX) ? 'clawback' : 'bonus',
+        amount_kopecks: Number(r.amount_kopecks),
+      });
       byPayout.set(r.payout_id, list);
     }
     return byPayout;
@@ -256,10 +265,16 @@ export class PayoutsRepository {
     return rows.length ? this.rows.from(rows[0]) : undefined;
   }
 
-  /** A failed or canceled payout's items are free again; clawbacks of its bonuses are void. */
+  /**
+   * A failed or canceled payout's items are free again (its claims go); clawbacks of its bonuses
+   * are void.
+   */
   async release(tenantId: string, payoutId: string): Promise<void> {
     await this.query(
-      `UPDATE payout_items SET live = false WHERE tenant_id = $1 AND payout_id = $2 AND live`,
+      `DELETE FROM payout_claims
+        WHERE tenant_id = $1 AND payout_id = $2
+          AND item_id = ANY (SELECT unnest(item_ids) FROM payouts
+                              WHERE tenant_id = $1 AND id = $2)`,
       [tenantId, payoutId],
     );
     await this.query(

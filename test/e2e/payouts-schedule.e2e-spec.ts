@@ -172,7 +172,8 @@ describe('Payouts: the schedule worker (e2e)', () => {
     // At most one of the direct calls made it (the Bull jobs may have been first).
     expect(direct.filter((n) => n > 0).length).toBeLessThanOrEqual(1);
     const items: { n: number }[] = await a.db.query(
-      `SELECT count(*)::int AS n FROM payout_items WHERE tenant_id = $1 GROUP BY item_id`,
+      `SELECT count(*)::int AS n FROM payouts, unnest(item_ids) AS item_id
+        WHERE tenant_id = $1 GROUP BY item_id`,
       [scheduled.tenant.orgId],
     );
     expect(items).toEqual([{ n: 1 }, { n: 1 }]);

@@ -31,7 +31,8 @@ export interface Violation {
  * Every SPEC 9 invariant of a tenant, straight from the tables: for every member and currency
  * available + in_payout + paid = approved + paid bonuses; in_payout and paid are the sums of the
  * pending and paid payouts; the kept balance is the sum of the ledger; a payout's amount is the
- * sum of its items; no item is in two payouts that are not failed or canceled.
+ * sum of its items, each at its bonus's or clawback's amount; no item is in two payouts that are
+ * not failed or canceled, and `payout_claims` holds exactly the items of those payouts.
  */
 export async function invariantViolations(t: TestApp, orgId: string): Promise<Violation[]> {
   const found: Violation[] = [];
@@ -74,11 +75,11 @@ export async function invariantViolations(t: TestApp, orgId: string): Promise<Vi
      items AS (
        SELECT b.member_id, b.currency, b.amount_kopecks FROM bonuses b
         WHERE b.tenant_id = $1 AND b.status = 'approved' AND NOT EXISTS (
-          SELECT 1 FROM payout_items i WHERE i.tenant_id = $1 AND i.item_id = b.id AND i.live)
+          SELECT 1 FROM payout_claims i WHERE i.tenant_id = $1 AND i.item_id = b.id)
        UNION ALL
        SELECT c.member_id, c.currency, c.amount_kopecks FROM clawbacks c
         WHERE c.tenant_id = $1 AND c.state = 'open' AND NOT EXISTS (
-          SELECT 1 FROM payout_items i WHERE i.tenant_id = $1 AND i.item_id = c.id AND i.live)
+          SELECT 1 FROM payout_claims i WHERE i.tenant_id = $1 AND i.item_id = c.id)
        UNION ALL
        SELECT c.member_id, c.currency, c.amount_kopecks FROM clawbacks c
          JOIN payouts p ON p.tenant_id = c.tenant_id AND p.id = c.payout_id
@@ -90,28 +91,42 @@ export async function invariantViolations(t: TestApp, orgId: string): Promise<Vi
        LEFT JOIN s ON s.member_id = k.member_id AND s.currency = k.currency
       WHERE b.available_kopecks <> coalesce(s.s, 0)`,
   );
+  const items = `SELECT p.id AS payout_id, p.status, i.item_id, i.amount
+                   FROM payouts p, unnest(p.item_ids, p.item_amounts) AS i(item_id, amount)
+                  WHERE p.tenant_id = $1`;
   await check(
     'payout amount vs items',
-    `SELECT p.id, p.amount_kopecks, sum(i.amount_kopecks) AS items FROM payouts p
-       LEFT JOIN payout_items i ON i.tenant_id = p.tenant_id AND i.payout_id = p.id
-      WHERE p.tenant_id = $1 GROUP BY p.id, p.amount_kopecks
-     HAVING p.amount_kopecks IS DISTINCT FROM sum(i.amount_kopecks)`,
+    `SELECT p.id, p.amount_kopecks, (SELECT sum(a) FROM unnest(p.item_amounts) a) AS items,
+            cardinality(p.item_ids) AS ids, cardinality(p.item_amounts) AS amounts
+       FROM payouts p
+      WHERE p.tenant_id = $1
+        AND (p.amount_kopecks IS DISTINCT FROM (SELECT sum(a) FROM unnest(p.item_amounts) a)
+             OR cardinality(p.item_ids) <> cardinality(p.item_amounts))`,
   );
   await check(
-    'item in two live payouts, or live flag wrong',
-    `SELECT i.item_id, count(*) FILTER (WHERE p.status IN ('pending', 'paid')) AS live_payouts,
-            bool_or(i.live <> (p.status IN ('pending', 'paid'))) AS wrong_flag
-       FROM payout_items i JOIN payouts p ON p.tenant_id = i.tenant_id AND p.id = i.payout_id
-      WHERE i.tenant_id = $1 GROUP BY i.item_id
-     HAVING count(*) FILTER (WHERE p.status IN ('pending', 'paid')) > 1
-         OR bool_or(i.live <> (p.status IN ('pending', 'paid')))`,
+    'item amount vs its bonus or clawback',
+    `SELECT i.* FROM (${items}) i
+       LEFT JOIN bonuses b ON b.tenant_id = $1 AND b.id = i.item_id
+       LEFT JOIN clawbacks c ON c.tenant_id = $1 AND c.id = i.item_id
+      WHERE i.amount IS DISTINCT FROM coalesce(b.amount_kopecks, c.amount_kopecks)`,
+  );
+  await check(
+    'item in two live payouts, or claim wrong',
+    `WITH i AS (${items}),
+     live AS (SELECT item_id, payout_id FROM i WHERE status IN ('pending', 'paid')),
+     claims AS (SELECT item_id, payout_id FROM payout_claims WHERE tenant_id = $1)
+     SELECT item_id, count(*) AS live_payouts, NULL AS claim FROM live GROUP BY item_id
+     HAVING count(*) > 1
+     UNION ALL
+     SELECT coalesce(l.item_id, c.item_id), NULL, coalesce(c.payout_id, 'none')
+       FROM live l FULL JOIN claims c ON c.item_id = l.item_id AND c.payout_id = l.payout_id
+      WHERE l.item_id IS NULL OR c.item_id IS NULL`,
   );
   await check(
     'paid bonus outside a paid payout',
     `SELECT b.id FROM bonuses b WHERE b.tenant_id = $1 AND b.status = 'paid'
-        AND NOT EXISTS (SELECT 1 FROM payout_items i JOIN payouts p
-                          ON p.tenant_id = i.tenant_id AND p.id = i.payout_id
-                        WHERE i.tenant_id = $1 AND i.item_id = b.id AND p.status = 'paid')`,
+        AND NOT EXISTS (SELECT 1 FROM (${items}) i
+                         WHERE i.item_id = b.id AND i.status = 'paid')`,
   );
   return found;
 }

@@ -15,6 +15,7 @@ import { FraudReview1795710000000 } from './1795710000000-FraudReview';
 import { ShardableSchema1795750000000 } from './1795750000000-ShardableSchema';
 import { ConsoleTopIndex1795760000000 } from './1795760000000-ConsoleTopIndex';
 import { ConsoleTopBound1795770000000 } from './1795770000000-ConsoleTopBound';
+import { PayoutClaims1795780000000 } from './1795780000000-PayoutClaims';
 
 /** Every migration in order; listed so the app, CLI and tests need no file globbing. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   ShardableSchema1795750000000,
   ConsoleTopIndex1795760000000,
   ConsoleTopBound1795770000000,
+  PayoutClaims1795780000000,
 ];

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { newUlid } from '../../common/ids';
 import { TransactionHost } from '../../database/transaction-host';
 import { EventsService, type SqlRows } from '../../outbox/events.service';
-import { PAYOUT_LOCK } from '../payouts.repository';
+import { CLAWBACK_PREFIX, PAYOUT_LOCK } from '../payouts.repository';
 
 /** What a ledger entry records; docs/payouts.md §1 lists each with its deltas. */
 export type LedgerKind =
@@ -135,9 +135,9 @@ export class LedgerService {
     await this.tx.manager.query(`SELECT pg_advisory_xact_lock_shared(${PAYOUT_LOCK})`, [tenantId]);
     const holders: { item_id: string; payout_id: string; status: string }[] =
       await this.tx.manager.query(
-        `SELECT i.item_id, p.id AS payout_id, p.status FROM payout_items i
-           JOIN payouts p ON p.tenant_id = i.tenant_id AND p.id = i.payout_id
-          WHERE i.tenant_id = $1 AND i.item_id = ANY($2::text[]) AND i.live`,
+        `SELECT c.item_id, p.id AS payout_id, p.status FROM payout_claims c
+           JOIN payouts p ON p.tenant_id = c.tenant_id AND p.id = c.payout_id
+          WHERE c.tenant_id = $1 AND c.item_id = ANY($2::text[])`,
         [tenantId, approved.map((b) => b.id)],
       );
     const holder = new Map(holders.map((h) => [h.item_id, h]));
@@ -157,7 +157,7 @@ export class LedgerService {
         });
         continue;
       }
-      const id = `clw_${newUlid()}`;
+      const id = `${CLAWBACK_PREFIX}${newUlid()}`;
       clawbacks.push({
         id,
         bonus: b,
