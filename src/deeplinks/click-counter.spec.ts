@@ -1,46 +1,57 @@
 import type { AppConfig } from '../config/app-config';
 import type { TransactionHost } from '../database/transaction-host';
+import type { UsersService } from '../members/users.service';
 import { ClickCounter } from './click-counter';
+import type { DeeplinksRepository } from './deeplinks.repository';
 
 /** The write itself is covered end to end (test/e2e/short-links); this is what a failed one keeps. */
 describe('ClickCounter', () => {
   const link = (id: string, memberId = 'mbr_1') => ({ tenantId: 'org_1', id, memberId });
 
-  function counterWith(query: jest.Mock) {
-    const tx = { manager: { query } } as unknown as TransactionHost;
-    return new ClickCounter(tx, { clickFlushMs: 1000 } as AppConfig);
+  function counterWith(
+    linkClicks: jest.Mock,
+    memberClicks = jest.fn().mockResolvedValue(undefined),
+  ) {
+    const tx = { transaction: (fn: () => Promise<void>) => fn() } as unknown as TransactionHost;
+    const links = { addClicks: linkClicks } as unknown as DeeplinksRepository;
+    const users = { addClicks: memberClicks } as unknown as UsersService;
+    return {
+      counter: new ClickCounter(tx, { clickFlushMs: 1000 } as AppConfig, links, users),
+      memberClicks,
+    };
   }
 
-  it('adds clicks up per link and writes them in one statement, sorted', async () => {
-    const query = jest.fn().mockResolvedValue([]);
-    const counter = counterWith(query);
+  it('adds clicks up per link and writes links, then members, in one transaction, sorted', async () => {
+    const linkClicks = jest.fn().mockResolvedValue(undefined);
+    const { counter, memberClicks } = counterWith(linkClicks);
     counter.record(link('dl_b'));
     counter.record(link('dl_a', 'mbr_2'));
     counter.record(link('dl_b'));
     await counter.flush();
-    expect(query).toHaveBeenCalledTimes(1);
-    expect(query.mock.calls[0][1]).toEqual([
-      ['org_1', 'org_1'],
-      ['dl_a', 'dl_b'],
-      ['mbr_2', 'mbr_1'],
-      [1, 2],
-    ]);
+    const batch = [
+      { tenantId: 'org_1', id: 'dl_a', memberId: 'mbr_2', count: 1 },
+      { tenantId: 'org_1', id: 'dl_b', memberId: 'mbr_1', count: 2 },
+    ];
+    expect(linkClicks.mock.calls).toEqual([[batch]]);
+    expect(memberClicks.mock.calls).toEqual([[batch]]);
     await counter.flush(); // nothing new: no statement
-    expect(query).toHaveBeenCalledTimes(1);
+    expect(linkClicks).toHaveBeenCalledTimes(1);
   });
 
   it('keeps the counts of a failed write and adds them to the next one', async () => {
-    const query = jest
+    const linkClicks = jest
       .fn()
       .mockRejectedValueOnce(new Error('connection lost'))
-      .mockResolvedValue([]);
-    const counter = counterWith(query);
+      .mockResolvedValue(undefined);
+    const { counter } = counterWith(linkClicks);
     counter.record(link('dl_a'));
     counter.record(link('dl_a'));
     await counter.flush();
     counter.record(link('dl_a'));
     await counter.flush();
-    expect(query).toHaveBeenCalledTimes(2);
-    expect(query.mock.calls[1][1]).toEqual([['org_1'], ['dl_a'], ['mbr_1'], [3]]);
+    expect(linkClicks).toHaveBeenCalledTimes(2);
+    expect(linkClicks.mock.calls[1][0]).toEqual([
+      { tenantId: 'org_1', id: 'dl_a', memberId: 'mbr_1', count: 3 },
+    ]);
   });
 });
