@@ -105,9 +105,51 @@ export function parseList<T extends object>(
     ...filters,
     ...(page === undefined ? {} : { page: page || '1', page_size: String(PAGE_SIZE) }),
   });
-  const refused = flattenValidationErrors(validateSync(dto, { whitelist: true }));
-  if (!refused.length) return { dto };
-  return { error: refused.map((x) => `${x.field}: ${x.message}`).join('; ') };
+  const error = refusal(dto);
+  return error === undefined ? { dto } : { error };
+}
+
+/** What the Admin API's rules refuse in these DTOs, as the one line a page shows; or nothing. */
+export function refusal(...dtos: object[]): string | undefined {
+  const refused = flattenValidationErrors(
+    dtos.flatMap((d) => validateSync(d, { whitelist: true })),
+  );
+  return refused.length ? refused.map((x) => `${x.field}: ${x.message}`).join('; ') : undefined;
+}
+
+/** A list page's filters (`names`) from its query, and their DTO with the page, or the refusal. */
+export function listQuery<T extends object, K extends string>(
+  type: ClassConstructor<T>,
+  query: Record<string, string>,
+  names: readonly K[],
+): { filters: Partial<Record<K, string>>; dto?: T; error?: string } {
+  const filters = pick(query, names);
+  return { filters, ...parseList(type, filters, query.page) };
+}
+
+/** The filters (`names`) of the list a row form came from: its `back` field, a query. */
+export function keptFilters<K extends string>(
+  back: string | undefined,
+  names: readonly K[],
+): Partial<Record<K, string>> {
+  return pick(Object.fromEntries(new URLSearchParams(back ?? '')), names);
+}
+
+/**
+ * A list's CSV link: the export `load` makes for the parsed filters, streamed as `filename`; a
+ * refused filter answers 400 with the refusal as text.
+ */
+export async function sendListCsv<T extends object>(
+  res: Response,
+  filename: string,
+  parsed: { dto?: T; error?: string },
+  load: (dto: T) => Promise<Readable>,
+): Promise<void> {
+  if (!parsed.dto) {
+    res.status(400).type('text/plain').send(parsed.error);
+    return;
+  }
+  sendCsv(res, filename, await load(parsed.dto));
 }
 
 /** Streams an export to the browser as a download; a failure mid-way cuts the response. */

@@ -20,7 +20,7 @@ import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
 import { PageFilter } from '../../common/pages/page.filter';
 import { Pages } from '../../common/pages/pages.decorator';
 import { ConversionsService } from '../../conversions/conversions.service';
-import { parseList, pick, sendCsv } from '../lists';
+import { keptFilters, listQuery, parseList, pick, sendListCsv } from '../lists';
 import { RecordDocs } from '../records.openapi';
 import { consoleCtx } from '../views/layout';
 import {
@@ -52,8 +52,7 @@ export class ConversionsPagesController {
     @Query(SingleQueryValues) query: Record<string, string>,
   ): Promise<HtmlPage> {
     const ctx = consoleCtx(org, req, this.security);
-    const filters = pick(query, CONVERSION_FILTERS);
-    const { dto, error } = parseList(ListConversionsQueryDto, filters, query.page);
+    const { filters, dto, error } = listQuery(ListConversionsQueryDto, query, CONVERSION_FILTERS);
     const list = dto && (await this.list.list(org.tenant.id, dto));
     return conversionsPage(ctx, filters, list, {
       notice: query.notice,
@@ -90,11 +89,7 @@ export class ConversionsPagesController {
       const page = `/org/${org.tenant.slug}/conversions/${encodeURIComponent(conversionId)}`;
       return new Redirect(withQuery(page, { reversed: conversionId }));
     }
-    const kept = pick(Object.fromEntries(new URLSearchParams(form.back ?? '')), [
-      ...CONVERSION_FILTERS,
-      'page',
-      'lang',
-    ]);
+    const kept = keptFilters(form.back, [...CONVERSION_FILTERS, 'page', 'lang']);
     const back = `/org/${org.tenant.slug}/conversions`;
     return new Redirect(withQuery(back, { ...kept, reversed: conversionId }));
   }
@@ -116,11 +111,9 @@ export class ConversionsCsvController {
     @Query(SingleQueryValues) query: Record<string, string>,
     @Res() res: Response,
   ): Promise<void> {
-    const { dto, error } = parseList(ListConversionsQueryDto, pick(query, CONVERSION_FILTERS));
-    if (!dto) {
-      res.status(400).type('text/plain').send(error);
-      return;
-    }
-    sendCsv(res, `conversions-${org.tenant.slug}.csv`, await this.list.csv(org.tenant.id, dto));
+    const parsed = parseList(ListConversionsQueryDto, pick(query, CONVERSION_FILTERS));
+    await sendListCsv(res, `conversions-${org.tenant.slug}.csv`, parsed, (dto) =>
+      this.list.csv(org.tenant.id, dto),
+    );
   }
 }

@@ -19,7 +19,7 @@ import { FormBody } from '../../common/pages/form';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
 import { PageFilter } from '../../common/pages/page.filter';
 import { Pages } from '../../common/pages/pages.decorator';
-import { parseList, pick, sendCsv } from '../lists';
+import { keptFilters, listQuery, parseList, pick, sendListCsv } from '../lists';
 import { RecordDocs } from '../records.openapi';
 import { consoleCtx } from '../views/layout';
 import { LeadsService } from '../../leads/leads.service';
@@ -48,8 +48,7 @@ export class LeadsPagesController {
     @Query(SingleQueryValues) query: Record<string, string>,
   ): Promise<HtmlPage> {
     const ctx = consoleCtx(org, req, this.security);
-    const filters = pick(query, LEAD_FILTERS);
-    const { dto, error } = parseList(ListLeadsQueryDto, filters, query.page);
+    const { filters, dto, error } = listQuery(ListLeadsQueryDto, query, LEAD_FILTERS);
     const list = dto && (await this.leads.list(org.tenant.id, dto));
     return leadsPage(ctx, filters, list, {
       notice: query.notice,
@@ -74,10 +73,7 @@ export class LeadsPagesController {
       { status: form.status, reason: form.reason },
       org.actor,
     );
-    const kept = pick(Object.fromEntries(new URLSearchParams(form.back ?? '')), [
-      ...LEAD_FILTERS,
-      'page',
-    ]);
+    const kept = keptFilters(form.back, [...LEAD_FILTERS, 'page']);
     return new Redirect(withQuery(`/org/${org.tenant.slug}/leads`, { ...kept, changed: leadId }));
   }
 }
@@ -98,11 +94,9 @@ export class LeadsCsvController {
     @Query(SingleQueryValues) query: Record<string, string>,
     @Res() res: Response,
   ): Promise<void> {
-    const { dto, error } = parseList(ListLeadsQueryDto, pick(query, LEAD_FILTERS));
-    if (!dto) {
-      res.status(400).type('text/plain').send(error);
-      return;
-    }
-    sendCsv(res, `leads-${org.tenant.slug}.csv`, await this.leads.csv(org.tenant.id, dto));
+    const parsed = parseList(ListLeadsQueryDto, pick(query, LEAD_FILTERS));
+    await sendListCsv(res, `leads-${org.tenant.slug}.csv`, parsed, (dto) =>
+      this.leads.csv(org.tenant.id, dto),
+    );
   }
 }

@@ -15,7 +15,6 @@ import { validateSync } from 'class-validator';
 import type { Request, Response } from 'express';
 import { Public } from '../../access/access.decorators';
 import { Org, OrgAction, type OrgContext, OrgPage } from '../../admin-pages/org-page.guard';
-import { flattenValidationErrors } from '../../common/errors/validation';
 import { PageSecurity } from '../../common/http/page-security';
 import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
@@ -23,12 +22,11 @@ import { PageFilter } from '../../common/pages/page.filter';
 import { Pages } from '../../common/pages/pages.decorator';
 import { UsersService } from '../../members/users.service';
 import { ConsoleDocs } from '../console.openapi';
+import { parseList } from '../lists';
 import { consoleCtx } from '../views/layout';
 import { ListPartnersQueryDto } from './partners.dto';
 import { PartnersService } from './partners.service';
 import { partnerPage, partnersPage } from './partners.views';
-
-const PAGE_SIZE = '25';
 
 /** `/org/:slug/partners`: the list (search, sort, pages), a partner's page, (de)activation. */
 @ApiTags('admin-pages')
@@ -52,19 +50,9 @@ export class PartnersPagesController {
   ): Promise<HtmlPage> {
     const ctx = consoleCtx(org, req, this.security);
     const filters = { q: query.q || undefined, sort: query.sort || undefined };
-    const dto = plainToInstance(ListPartnersQueryDto, {
-      ...filters,
-      page: query.page || '1',
-      page_size: PAGE_SIZE,
-    });
-    const refused = flattenValidationErrors(validateSync(dto, { whitelist: true }));
-    const list = refused.length ? undefined : await this.partners.list(org.tenant.id, dto);
-    return partnersPage(ctx, filters, list, {
-      notice: query.notice,
-      error: refused.length
-        ? refused.map((x) => `${x.field}: ${x.message}`).join('; ')
-        : query.error,
-    });
+    const { dto, error } = parseList(ListPartnersQueryDto, filters, query.page || '1');
+    const list = dto && (await this.partners.list(org.tenant.id, dto));
+    return partnersPage(ctx, filters, list, { notice: query.notice, error: error ?? query.error });
   }
 
   @Get(':user_id')

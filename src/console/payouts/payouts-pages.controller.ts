@@ -12,12 +12,10 @@ import {
 import { ApiTags } from '@nestjs/swagger';
 import { plainToInstance } from 'class-transformer';
 import { IsString, Length } from 'class-validator';
-import { validateSync } from 'class-validator';
 import type { Request, Response } from 'express';
 import { Public } from '../../access/access.decorators';
 import { Org, OrgAction, type OrgContext, OrgPage } from '../../admin-pages/org-page.guard';
 import { ValidationFailedError } from '../../common/errors/domain-error';
-import { flattenValidationErrors } from '../../common/errors/validation';
 import { PageQueryDto } from '../../common/http/pagination.dto';
 import { PageSecurity } from '../../common/http/page-security';
 import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
@@ -34,7 +32,7 @@ import { withPayoutDefaults } from '../../payouts/payout-settings';
 import { PayoutsCsvService } from '../../payouts/payouts-csv.service';
 import { PayoutsService } from '../../payouts/payouts.service';
 import { ExportsService } from '../../transfer/exports.service';
-import { Conditions, sendCsv } from '../lists';
+import { Conditions, refusal, sendCsv, sendListCsv } from '../lists';
 import { PayoutsProgramDocs } from '../payouts-program.openapi';
 import { PartnersService } from '../partners/partners.service';
 import { type ConsoleCtx, consoleCtx } from '../views/layout';
@@ -203,12 +201,9 @@ export class PayoutsPagesController {
       page: query.runs_page || '1',
       page_size: String(RUNS_PAGE_SIZE),
     });
-    const refused = flattenValidationErrors([
-      ...validateSync(dto, { whitelist: true }),
-      ...validateSync(runsQuery, { whitelist: true }),
-    ]);
-    if (refused.length) {
-      shown = { ...shown, error: refused.map((x) => `${x.field}: ${x.message}`).join('; ') };
+    const refused = refusal(dto, runsQuery);
+    if (refused) {
+      shown = { ...shown, error: refused };
       Object.assign(dto, { run_id: undefined, status: undefined, user_id: undefined, page: 1 });
       Object.assign(runsQuery, { page: 1 });
     }
@@ -227,7 +222,7 @@ export class PayoutsPagesController {
         runs,
         payouts,
         names,
-        filters: refused.length ? {} : filters,
+        filters: refused ? {} : filters,
         settle,
       },
       shown,
@@ -285,23 +280,14 @@ export class PayoutListsCsvController {
       status: query.status || undefined,
       user_id: query.user || undefined,
     });
-    const refused = flattenValidationErrors(validateSync(dto, { whitelist: true }));
-    if (refused.length) {
-      res
-        .status(400)
-        .type('text/plain')
-        .send(refused.map((x) => `${x.field}: ${x.message}`).join('; '));
-      return;
-    }
-    const cond = new Conditions()
-      .add('p.run_id = ?', dto.run_id)
-      .add('p.status = ?', dto.status)
-      .add('(p.service_user_id = ? OR p.member_id = ?)', dto.user_id);
-    const stream = await this.exports.stream(org.tenant.id, 'payouts', {
-      sql: cond.sql,
-      params: cond.params,
+    const error = refusal(dto);
+    await sendListCsv(res, `payouts-${org.tenant.slug}.csv`, error ? { error } : { dto }, (d) => {
+      const cond = new Conditions()
+        .add('p.run_id = ?', d.run_id)
+        .add('p.status = ?', d.status)
+        .add('(p.service_user_id = ? OR p.member_id = ?)', d.user_id);
+      return this.exports.stream(org.tenant.id, 'payouts', { sql: cond.sql, params: cond.params });
     });
-    sendCsv(res, `payouts-${org.tenant.slug}.csv`, stream);
   }
 
   @Get('payout-runs.csv')
