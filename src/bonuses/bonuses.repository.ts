@@ -28,7 +28,9 @@ export class BonusesRepository {
   }
 
   async insert(bonuses: BonusEntity[]): Promise<void> {
-    if (bonuses.length) await this.repo.insert(bonuses);
+    if (!bonuses.length) return;
+    const { sql, params } = this.rows.insert(bonuses);
+    await this.tx.manager.query(sql, params);
   }
 
   find(tenantId: string, bonusId: string): Promise<BonusEntity | null> {

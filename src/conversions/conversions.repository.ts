@@ -1,11 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { insertable } from '../database/columns';
+import { DataSource } from 'typeorm';
+import { EntityRows } from '../database/entity-rows';
 import { TransactionHost } from '../database/transaction-host';
 import { ConversionEntity } from './conversion.entity';
 
 @Injectable()
 export class ConversionsRepository {
-  constructor(private readonly tx: TransactionHost) {}
+  private readonly rows: EntityRows<ConversionEntity>;
+
+  constructor(
+    private readonly tx: TransactionHost,
+    dataSource: DataSource,
+  ) {
+    this.rows = new EntityRows(dataSource, ConversionEntity);
+  }
 
   private get repo() {
     return this.tx.manager.getRepository(ConversionEntity);
@@ -15,14 +23,19 @@ export class ConversionsRepository {
     return this.repo.findOneBy({ tenantId, id: conversionId });
   }
 
-  findByExternalOrderId(
+  /** The tenant's conversion of this order, if any (register's hot path: constant SQL). */
+  async findByExternalOrderId(
     tenantId: string,
     externalOrderId: string,
   ): Promise<ConversionEntity | null> {
-    return this.repo.findOneBy({ tenantId, externalOrderId });
+    const [row] = await this.tx.select(
+      `SELECT ${this.rows.select('c')} FROM conversions c
+        WHERE c.tenant_id = $1 AND c.external_order_id = $2`,
+      [tenantId, externalOrderId],
+    );
+    return row ? this.rows.from(row) : null;
   }
 
-  /** Inserts unless the tenant already has this order (a concurrent register won); `false` then. */
   /** Serialises registrations of one order in the tenant until the transaction ends. */
   async lockOrder(tenantId: string, externalOrderId: string): Promise<void> {
     await this.tx.manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
@@ -30,15 +43,14 @@ export class ConversionsRepository {
     ]);
   }
 
+  /** Inserts unless the tenant already has this order (a concurrent register won); `false` then. */
   async insertIfNew(conversion: ConversionEntity): Promise<boolean> {
-    const result = await this.repo
-      .createQueryBuilder()
-      .insert()
-      .values(insertable(conversion))
-      .orIgnore('ON CONSTRAINT uq_conversions_external_order_id')
-      .returning(['id'])
-      .execute();
-    return result.raw.length === 1;
+    const { sql, params } = this.rows.insert([conversion]);
+    const inserted: unknown[] = await this.tx.manager.query(
+      `${sql} ON CONFLICT ON CONSTRAINT uq_conversions_external_order_id DO NOTHING RETURNING id`,
+      params,
+    );
+    return inserted.length === 1;
   }
 
   /** Marks the conversion reversed once; `undefined` when it was not `registered`. */

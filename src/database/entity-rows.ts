@@ -10,6 +10,7 @@ import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 export class EntityRows<T extends ObjectLiteral> {
   private readonly columns: readonly ColumnMetadata[];
   private readonly create: () => T;
+  private readonly table: string;
 
   constructor(dataSource: DataSource, entity: EntityTarget<T>) {
     const metadata = dataSource.getMetadata(entity);
@@ -17,17 +18,46 @@ export class EntityRows<T extends ObjectLiteral> {
       throw new Error(`${metadata.name}: embedded columns unsupported`);
     this.columns = metadata.columns;
     this.create = () => metadata.create() as T;
+    this.table = metadata.tableName;
   }
 
-  /** `a.col, a.col2, …` for every column, in entity order. */
-  select(alias: string): string {
-    return this.columns.map((c) => `${alias}."${c.databaseName}"`).join(', ');
+  /**
+   * `a.col, a.col2, …` for every column, in entity order; with `prefix`, each named
+   * `"<prefix>col"` (two entities in one row: read each back with `from(row, prefix)`).
+   */
+  select(alias: string, prefix = ''): string {
+    return this.columns
+      .map((c) => `${alias}."${c.databaseName}"${prefix ? ` AS "${prefix}${c.databaseName}"` : ''}`)
+      .join(', ');
   }
 
-  from(row: Record<string, unknown>): T {
+  /**
+   * `INSERT INTO <table> (every column) VALUES (…), …` with its parameters, through the columns'
+   * transformers (json as text); an `undefined` property is the column's DEFAULT, or NULL.
+   */
+  insert(entities: readonly T[]): { sql: string; params: unknown[] } {
+    const params: unknown[] = [];
+    const tuples = entities.map((entity) => {
+      const values = this.columns.map((column) => {
+        let value = (entity as Record<string, unknown>)[column.propertyName];
+        if (value === undefined && column.default !== undefined) return 'DEFAULT';
+        const transformer = column.transformer;
+        if (transformer && !Array.isArray(transformer)) value = transformer.to(value);
+        if (value != null && (column.type === 'jsonb' || column.type === 'json'))
+          value = JSON.stringify(value);
+        params.push(value ?? null);
+        return `$${params.length}`;
+      });
+      return `(${values.join(', ')})`;
+    });
+    const names = this.columns.map((c) => `"${c.databaseName}"`).join(', ');
+    return { sql: `INSERT INTO "${this.table}" (${names}) VALUES ${tuples.join(', ')}`, params };
+  }
+
+  from(row: Record<string, unknown>, prefix = ''): T {
     const entity = this.create();
     for (const column of this.columns) {
-      const value = row[column.databaseName];
+      const value = row[prefix + column.databaseName];
       const transformer = column.transformer;
       (entity as Record<string, unknown>)[column.propertyName] =
         transformer && !Array.isArray(transformer) ? transformer.from(value) : value;

@@ -12,6 +12,10 @@ const CONFLICT_ATTEMPTS = 4;
 interface TransactionContext {
   manager: EntityManager;
   afterCommit: (() => unknown)[];
+  /** Run in order once `fn` has returned, still inside the transaction (`beforeCommit`). */
+  beforeCommit: (() => Promise<unknown>)[];
+  /** Values kept for this transaction (`local`). */
+  locals: Map<symbol, unknown>;
   /** Reads on the streaming replica (replica-reads.ts): no transaction; `select` uses this pool. */
   replicaPool?: Pool;
 }
@@ -23,12 +27,16 @@ interface TransactionContext {
  * `afterCommit` defers work that must see the committed state (handing jobs to Bull).
  * The outermost transaction runs `fn` again when PostgreSQL rolls it back for a deadlock or a
  * serialization failure (docs/architecture.md, "Data access"): `fn` must keep its effects in
- * the transaction (and in `afterCommit`), which every caller does.
+ * the transaction (and in `afterCommit`), which every caller does. `beforeCommit` lets a writer
+ * batch its rows into one statement at the end of the transaction (the outbox does).
  */
 @Injectable()
 export class TransactionHost {
   private readonly logger = new Logger(TransactionHost.name);
   private readonly store = new AsyncLocalStorage<TransactionContext>();
+
+  /** Whether the server's default isolation is READ COMMITTED (asked once; see `once`). */
+  private readCommittedDefault?: Promise<boolean>;
 
   constructor(private readonly dataSource: DataSource) {}
 
@@ -47,7 +55,16 @@ export class TransactionHost {
    */
   onReplica<T>(replica: DataSource, fn: () => Promise<T>): Promise<T> {
     const replicaPool = (replica.driver as unknown as { master: Pool }).master;
-    return this.store.run({ manager: replica.manager, afterCommit: [], replicaPool }, fn);
+    return this.store.run(
+      {
+        manager: replica.manager,
+        afterCommit: [],
+        beforeCommit: [],
+        locals: new Map(),
+        replicaPool,
+      },
+      fn,
+    );
   }
 
   async transaction<T>(
@@ -67,11 +84,27 @@ export class TransactionHost {
   }
 
   private async once<T>(fn: () => Promise<T>, isolation: IsolationLevel): Promise<T> {
-    const context: TransactionContext = { manager: this.dataSource.manager, afterCommit: [] };
-    const result = await this.dataSource.transaction(isolation, (manager) => {
+    const context: TransactionContext = {
+      manager: this.dataSource.manager,
+      afterCommit: [],
+      beforeCommit: [],
+      locals: new Map(),
+    };
+    const run = (manager: EntityManager) => {
       context.manager = manager;
-      return this.store.run(context, fn);
-    });
+      return this.store.run(context, async () => {
+        const result = await fn();
+        // By index: a callback may add another (rows written at the end write rows of their own).
+        for (let i = 0; i < context.beforeCommit.length; i++) await context.beforeCommit[i]();
+        return result;
+      });
+    };
+    // READ COMMITTED is the server's default almost everywhere: saying it again costs a round
+    // trip per transaction (a `SET TRANSACTION` statement), so it is said only where it is not.
+    const result =
+      isolation === 'READ COMMITTED' && (await this.serverDefaultsToReadCommitted())
+        ? await this.dataSource.transaction(run)
+        : await this.dataSource.transaction(isolation, run);
     for (const callback of context.afterCommit) {
       // Best effort by design: whatever it hands on is also found later by a sweeper.
       Promise.resolve()
@@ -94,6 +127,37 @@ export class TransactionHost {
       this.store.getStore()?.replicaPool ??
       (this.dataSource.driver as unknown as { master: Pool }).master;
     return (await pool.query(sql, params)).rows as T[];
+  }
+
+  /**
+   * Runs `callback` at the end of the current transaction, before it commits, in order: its
+   * failure rolls the transaction back. Only inside a transaction.
+   */
+  beforeCommit(callback: () => Promise<unknown>): void {
+    const context = this.store.getStore();
+    if (!context || context.replicaPool) throw new Error('beforeCommit outside a transaction');
+    context.beforeCommit.push(callback);
+  }
+
+  /** A value kept for the current transaction, made by `init` on its first use there. */
+  local<T>(key: symbol, init: () => T): T {
+    const context = this.store.getStore();
+    if (!context || context.replicaPool) throw new Error('local outside a transaction');
+    if (!context.locals.has(key)) context.locals.set(key, init());
+    return context.locals.get(key) as T;
+  }
+
+  private serverDefaultsToReadCommitted(): Promise<boolean> {
+    this.readCommittedDefault ??= this.dataSource
+      .query(`SELECT current_setting('default_transaction_isolation') AS level`)
+      .then(
+        (rows: { level: string }[]) => rows[0]?.level === 'read committed',
+        () => {
+          this.readCommittedDefault = undefined; // ask again next time; say it meanwhile
+          return false;
+        },
+      );
+    return this.readCommittedDefault;
   }
 
   /** Runs `callback` once the current transaction has committed (at once outside one). */

@@ -80,11 +80,12 @@ export class LeadsRepository {
   }
 
   /** Locks the lead for the rest of the transaction (conversions of one lead go one at a time). */
-  lock(tenantId: string, leadId: string): Promise<LeadEntity | null> {
-    return this.repo.findOne({
-      where: { tenantId, id: leadId },
-      lock: { mode: 'pessimistic_write' },
-    });
+  async lock(tenantId: string, leadId: string): Promise<LeadEntity | null> {
+    const [row] = await this.tx.select(
+      `SELECT ${this.rows.select('l')} FROM leads l WHERE l.tenant_id = $1 AND l.id = $2 FOR UPDATE`,
+      [tenantId, leadId],
+    );
+    return row ? this.rows.from(row) : null;
   }
 
   /** Moves the lead to `to` only from one of `from`; `false` when it was in another status. */

@@ -20,9 +20,17 @@ export interface SqlRows {
   params: unknown[];
 }
 
+/** The events a transaction has emitted and not yet written, by tenant. */
+type PendingEvents = Map<string, EventEntity[]>;
+const PENDING = Symbol('outbox.pending');
+
 /**
  * Writes domain events to the outbox. Must be called inside the transaction of the change that
  * causes the event, so no committed change loses its event and no rolled-back one emits one.
+ * `emit`/`emitMany` make the envelopes at once (ids, times, payloads) and write them at the end of
+ * the transaction, all in one statement, so a change that emits several times (a conversion: its
+ * bonuses, then the cascade) writes its events and their deliveries once (docs/architecture.md,
+ * "Outbox").
  */
 @Injectable()
 export class EventsService {
@@ -67,9 +75,27 @@ export class EventsService {
       occurredAt,
       body: JSON.stringify(envelope),
     }));
-    await this.events.insert(rows);
-    for (const listener of this.listeners) await listener(tenantId, rows);
+    const pending = this.pending();
+    pending.set(tenantId, [...(pending.get(tenantId) ?? []), ...rows]);
     return envelopes;
+  }
+
+  /** This transaction's pending events; the first use has them written before it commits. */
+  private pending(): PendingEvents {
+    return this.tx.local(PENDING, () => {
+      const emitted: PendingEvents = new Map();
+      this.tx.beforeCommit(() => this.flush(emitted));
+      return emitted;
+    });
+  }
+
+  /** Writes the transaction's pending events and lets the listeners see them. */
+  private async flush(pending: PendingEvents): Promise<void> {
+    for (const [tenantId, rows] of pending) {
+      pending.delete(tenantId);
+      await this.events.insert(rows);
+      for (const listener of this.listeners) await listener(tenantId, rows);
+    }
   }
 
   /**
@@ -88,6 +114,8 @@ export class EventsService {
   ): Promise<void> {
     if (!this.tx.inTransaction) throw new Error('Events must be emitted inside a transaction');
     if (!count) return;
+    // What was emitted before is written before, so the outbox keeps the order of emission.
+    await this.flush(this.pending());
     const occurredAt = new Date();
     const ids = Array.from({ length: count }, () => newId('event'));
     const k = payloads.params.length + 1;

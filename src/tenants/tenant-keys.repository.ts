@@ -1,12 +1,22 @@
 import { Injectable } from '@nestjs/common';
-import { IsNull } from 'typeorm';
+import { DataSource, IsNull } from 'typeorm';
+import { EntityRows } from '../database/entity-rows';
 import { TransactionHost } from '../database/transaction-host';
 import { TenantKeyEntity } from './tenant-key.entity';
 import { TenantEntity } from './tenant.entity';
 
 @Injectable()
 export class TenantKeysRepository {
-  constructor(private readonly tx: TransactionHost) {}
+  private readonly keyRows: EntityRows<TenantKeyEntity>;
+  private readonly tenantRows: EntityRows<TenantEntity>;
+
+  constructor(
+    private readonly tx: TransactionHost,
+    dataSource: DataSource,
+  ) {
+    this.keyRows = new EntityRows(dataSource, TenantKeyEntity);
+    this.tenantRows = new EntityRows(dataSource, TenantEntity);
+  }
 
   private get repo() {
     return this.tx.manager.getRepository(TenantKeyEntity);
@@ -44,16 +54,16 @@ export class TenantKeysRepository {
   async findActiveByHash(
     keyHash: string,
   ): Promise<{ key: TenantKeyEntity; tenant: TenantEntity } | null> {
-    const key = await this.repo
-      .createQueryBuilder('k')
-      .innerJoin(
-        'tenant_lookups',
-        'l',
-        `l.kind = 'tenant_key' AND l.value = k.key_hash AND l.tenant_id = k.tenant_id`,
-      )
-      .innerJoinAndSelect('k.tenant', 'tenant')
-      .where('l.value = :keyHash AND k.key_hash = :keyHash AND k.revoked_at IS NULL', { keyHash })
-      .getOne();
-    return key?.tenant ? { key, tenant: key.tenant } : null;
+    const [row] = await this.tx.select(
+      `SELECT ${this.keyRows.select('k', 'k_')}, ${this.tenantRows.select('t', 't_')}
+         FROM tenant_lookups l
+         JOIN tenant_keys k ON k.tenant_id = l.tenant_id AND k.key_hash = l.value
+         JOIN tenants t ON t.id = k.tenant_id
+        WHERE l.kind = 'tenant_key' AND l.value = $1 AND k.revoked_at IS NULL`,
+      [keyHash],
+    );
+    return row
+      ? { key: this.keyRows.from(row, 'k_'), tenant: this.tenantRows.from(row, 't_') }
+      : null;
   }
 }

@@ -1,17 +1,31 @@
 import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { EntityRows } from '../database/entity-rows';
 import { TransactionHost } from '../database/transaction-host';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 
 @Injectable()
 export class WebhookEndpointsRepository {
-  constructor(private readonly tx: TransactionHost) {}
+  private readonly rows: EntityRows<WebhookEndpointEntity>;
+
+  constructor(
+    private readonly tx: TransactionHost,
+    dataSource: DataSource,
+  ) {
+    this.rows = new EntityRows(dataSource, WebhookEndpointEntity);
+  }
 
   private get repo() {
     return this.tx.manager.getRepository(WebhookEndpointEntity);
   }
 
-  find(tenantId: string): Promise<WebhookEndpointEntity | null> {
-    return this.repo.findOneBy({ tenantId });
+  /** The tenant's endpoint; read by every transaction that emits events (constant SQL). */
+  async find(tenantId: string): Promise<WebhookEndpointEntity | null> {
+    const [row] = await this.tx.select(
+      `SELECT ${this.rows.select('e')} FROM webhook_endpoints e WHERE e.tenant_id = $1`,
+      [tenantId],
+    );
+    return row ? this.rows.from(row) : null;
   }
 
   findForUpdate(tenantId: string): Promise<WebhookEndpointEntity | null> {
