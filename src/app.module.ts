@@ -47,7 +47,7 @@ export class AppModule {
         DatabaseModule,
         AccessModule,
         RedisModule,
-        // One server, Sentinel or Cluster (SPEC 12): Bull's clients are made by redis/bull-options.ts.
+        // One server, Sentinel or Cluster (docs/operations.md): Bull's clients are made by redis/bull-options.ts.
         BullModule.forRootAsync({
           inject: [BULL_CLIENTS],
           useFactory: (clients: BullClients) => bullRootOptions(config, clients),

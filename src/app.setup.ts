@@ -34,7 +34,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   // Whose X-Forwarded-For names the client for req.ip and the per-IP rate limits: nobody's unless
   // TRUST_PROXY says so (src/config/trust-proxy.ts).
   app.set('trust proxy', expressTrustProxy(config.trustProxy));
-  // The popup must keep window.opener on every response of its flow, redirects included (SPEC 5),
+  // The popup must keep window.opener on every response of its flow, redirects included (docs/embedding.md),
   // so /oauth gets helmet without Cross-Origin-Opener-Policy.
   const headers = helmet();
   const popupHeaders = helmet({ crossOriginOpenerPolicy: false });
@@ -116,7 +116,7 @@ export function setupOpenApi(app: INestApplication, config: AppConfig): void {
       .addTag('admin', 'The platform operator and tenant staff.')
       .addTag('embed', 'The widgets: their data and actions, and the widget script.')
       .addTag('operations', 'Health and metrics.')
-      .addTag('popup', 'The sign-in popup (SPEC 5), opened by the widgets. HTML pages.')
+      .addTag('popup', 'The sign-in popup (docs/embedding.md), opened by the widgets. HTML pages.')
       .addTag('short-links', 'Short referral links: a redirect, or a landing page. HTML pages.')
       .addTag('admin-pages', 'The organisation admin pages under /org. HTML pages.')
       .addTag('demo', 'Every widget on one page, outside production only. HTML page.')

@@ -182,7 +182,7 @@ export class AccessService {
     return this.sessions.delete(cookie);
   }
 
-  /** The popup's bearer JWT for a member who consented (SPEC 5); `embedBearer` checks it. */
+  /** The popup's bearer JWT for a member who consented (docs/embedding.md); `embedBearer` checks it. */
   issueEmbedToken(tenantId: string, memberId: string): { token: string; expiresAt: number } {
     return this.tokens.issue(tenantId, memberId);
   }

@@ -1,7 +1,7 @@
 import { SetMetadata } from '@nestjs/common';
 
 /**
- * Every request limit of the service, by name (README.md, "Configuration" and issue #15), counted
+ * Every request limit of the service, by name (README.md, "Configuration", and docs/security.md), counted
  * in fixed windows in Redis (RateLimiter) under `rl:<name>:<key>`. A route takes its limits with
  * `@RateLimit(name…)`; AccessService counts them for the guard and the fast lanes alike, once the
  * credential has named the tenant and before an embed bearer token is checked.

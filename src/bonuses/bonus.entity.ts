@@ -18,7 +18,7 @@ export class BonusEntity {
   @PrimaryColumn({ type: 'text', name: 'tenant_id' }) tenantId: string;
   @PrimaryColumn({ type: 'text' }) id: string;
   @Column({ type: 'text', name: 'member_id' }) memberId: string;
-  /** The seed's `user_id` of bonuses (`usr_…`), denormalised from the member (immutable). */
+  /** The `user_id` of bonuses (`usr_…`), denormalised from the member (immutable). */
   @Column({ type: 'text', name: 'service_user_id' }) serviceUserId: string;
   @Column({ type: 'bigint', name: 'amount_kopecks', transformer: bigintToNumber })
   amountKopecks: number;

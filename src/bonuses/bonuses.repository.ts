@@ -230,7 +230,7 @@ export class BonusesRepository {
   /**
    * Approves up to `limit` of the tenant's pending bonuses whose grace period has passed, never a
    * flagged one (a pending bonus with a review; docs/fraud.md). One tenant per statement, so on a
-   * database sharded by tenant it runs on one shard (SPEC 12). SKIP LOCKED lets several sweeps
+   * database sharded by tenant it runs on one shard (docs/operations.md). SKIP LOCKED lets several sweeps
    * share the work; the status condition makes each approval once.
    */
   async approveDue(tenantId: string, limit: number): Promise<BonusEntity[]> {

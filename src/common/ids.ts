@@ -48,7 +48,7 @@ const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
  * 128 random bits written as a ULID is written (26 characters, the first 0–7), with no timestamp
  * in them: for `usr_` ids, the person every tenant shares. A ULID's first ten characters are its
  * creation time, so a tenant upserting an email another tenant had verified would get back an id
- * older than its own call, and learn that the person is known elsewhere (issue #15). These ids
+ * older than its own call, and learn that the person is known elsewhere (docs/security.md). These ids
  * still pass every ULID-shaped check, and ids minted earlier stay valid; nothing orders by them.
  */
 export function timelessUlid(): string {

@@ -34,7 +34,7 @@ describe('loadConfig', () => {
     throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
   }
 
-  describe('startup checks that name the problem (issue #22)', () => {
+  describe('startup checks that name the problem (docs/operations.md)', () => {
     it('WEBHOOK_CA_FILE naming a missing file is one line naming the file and the fix', () => {
       const missing = join(dir, 'no-such-ca.pem');
       const error = configError({ ...SECRETS, WEBHOOK_CA_FILE: missing });

@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from './load-config';
 
-/** SPEC 12's variables: pool size, keep-alive, the migrations' direct connection. */
+/** The scale variables (docs/operations.md): pool size, keep-alive, the migrations' direct connection. */
 const SECRETS = {
   ADMIN_TOKEN: 'adm_0123456789abcdefghijklmnop',
   JWT_SECRET: 'jwt-secret-jwt-secret-jwt-secret-0123',
@@ -19,7 +19,7 @@ function problems(env: NodeJS.ProcessEnv): string[] {
   throw new Error(`accepted ${JSON.stringify(env)}`);
 }
 
-describe('scale configuration (SPEC 12)', () => {
+describe('scale configuration (docs/operations.md)', () => {
   it('defaults: 10 connections, 65 s keep-alive, migrations on DATABASE_URL', () => {
     const config = loadConfig({ ...SECRETS, DATABASE_URL: 'postgres://u@pooler:6432/x' }, options);
     expect(config.databasePoolSize).toBe(10);

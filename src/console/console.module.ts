@@ -36,7 +36,7 @@ const PAGE_CONTROLLERS = [
 ];
 
 /**
- * The program console (SPEC 10, docs/console.md): the stats kept as rollups and their API, the
+ * The program console (docs/console.md): the stats kept as rollups and their API, the
  * overview and partners pages (`/org/:slug`, `/org/:slug/partners`) and their API twins. The
  * pages use the admin pages' session, role guard and CSRF rules (OrgPageGuard, PageFormGuard).
  */

@@ -17,7 +17,7 @@ export const replicaReadsTotal = new Counter({
 });
 
 /**
- * The Embed Data reads on a streaming replica (`DATABASE_REPLICA_URL`, SPEC 12). A read is run on
+ * The Embed Data reads on a streaming replica (`DATABASE_REPLICA_URL`, docs/operations.md). A read is run on
  * the replica first; if the replica answers with an error (most often a member created a moment
  * ago that it has not replayed yet: `404 user_not_found`) or cannot be reached, the same read runs
  * again on the primary, so a client never sees the replica's lag as a missing row. An unreachable

@@ -1,5 +1,5 @@
 /**
- * How the schema is sharded by tenant on a distributed PostgreSQL such as Citus (SPEC 12,
+ * How the schema is sharded by tenant on a distributed PostgreSQL such as Citus (docs/operations.md,
  * docs/operations.md "A tenant-sharded PostgreSQL"). Every table not named here is tenant-owned:
  * it has `tenant_id` in its primary key and in every unique index, and its foreign keys to other
  * tenant-owned tables include `tenant_id`, so it is distributed by `tenant_id` and co-located with
@@ -9,7 +9,7 @@
 export const GLOBAL_TABLES: Record<string, 'reference' | 'local'> = {
   /** Tenants themselves: a reference table (copied to every node), read by every request. */
   tenants: 'reference',
-  /** A person across tenants (SPEC 3's service user): a reference table. */
+  /** A person across tenants (a service user, docs/money.md): a reference table. */
   service_users: 'reference',
   /** Values looked up before the tenant is known (key and token hashes, short codes). */
   tenant_lookups: 'reference',

@@ -101,7 +101,7 @@ function answerFor(destination: LinkDestination | undefined): HtmlPage | Redirec
 }
 
 /**
- * Short links (SPEC 5): a click is recorded, then a 302 to the target with `ref`, or the
+ * Short links (docs/embedding.md): a click is recorded, then a 302 to the target with `ref`, or the
  * service's landing page with the recommendation, the promo code and a lead form that works
  * without JavaScript. Never cached.
  */

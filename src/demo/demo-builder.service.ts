@@ -28,7 +28,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
 
 /**
- * Writes the demo tenant of issue 7 (`DemoSeeder` decides when, and locks): a network of a few
+ * Writes the demo tenant (README.md) (`DemoSeeder` decides when, and locks): a network of a few
  * dozen members, leads in every status, conversions with their cascades, bonuses pending,
  * approved, rejected and reversed, a short link with clicks. All of it goes through the same
  * services as the API (so the same rules, events and audit entries); only the timestamps are

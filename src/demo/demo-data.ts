@@ -1,5 +1,5 @@
 /**
- * The demo tenant's network (issue 7): a few dozen members, their customers' leads and what
+ * The demo tenant's network (README.md): a few dozen members, their customers' leads and what
  * became of them. Plain data in chronological order; `DemoSeeder` feeds it through the services.
  */
 

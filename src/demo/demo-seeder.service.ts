@@ -40,7 +40,7 @@ interface MemberRow {
 }
 
 /**
- * The demo tenant of issue 7: when it is seeded (the first start of a development server with an
+ * The demo tenant (README.md): when it is seeded (the first start of a development server with an
  * empty database, or `npm run cli -- demo:seed`), once across processes, and kept working when the
  * service moves; `DemoBuilder` writes it. The tenant allows the service's own origin, which
  * `/demo` is served from.

@@ -10,7 +10,7 @@ import { WidgetAsset } from '../widget/widget-asset';
 import { demoPage, noDemoPage } from './demo-page';
 import { DemoSeeder } from './demo-seeder.service';
 
-/** `GET /demo`: every widget on a tenant-like page (issue 7; DemoModule is not in production). */
+/** `GET /demo`: every widget on a tenant-like page (README.md; DemoModule is not in production). */
 @ApiTags('demo')
 @Controller('demo')
 @Public()

@@ -9,7 +9,7 @@ import { DemoController } from './demo.controller';
 import { DemoSeeder } from './demo-seeder.service';
 
 /**
- * The demo of issue 7: tenant `demo` seeded on a development server's first start (or by the CLI's
+ * The demo (README.md): tenant `demo` seeded on a development server's first start (or by the CLI's
  * `demo:seed`), and `/demo`, a tenant-like page that embeds every widget. A development module:
  * `AppModule` leaves it out under `NODE_ENV=production`. Conversions and short links come from
  * their modules' services through the module reference (those modules do not export them).

@@ -1,5 +1,5 @@
 /**
- * The seed's six events (section 6) and their payloads, with SPEC's extensions (`source` on
+ * The six events of docs/webhooks.md and their payloads, with the extensions (`source` on
  * lead.created, `written_off` on conversion.reversed). These types are the contract receivers see.
  */
 export interface EventPayloads {

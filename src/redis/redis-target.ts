@@ -6,7 +6,7 @@ export interface RedisNode {
 }
 
 /**
- * Where Redis is (SPEC 12): one server (`REDIS_URL`), a primary found through Sentinel
+ * Where Redis is (docs/operations.md): one server (`REDIS_URL`), a primary found through Sentinel
  * (`REDIS_SENTINELS` + `REDIS_SENTINEL_NAME`), or a Redis Cluster (`REDIS_CLUSTER_NODES`). With
  * Sentinel or Cluster, the credentials and TLS of `REDIS_URL`, when it is set, apply to the
  * data nodes.

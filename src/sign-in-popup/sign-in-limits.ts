@@ -5,7 +5,7 @@ import { sendResult } from '../common/pages/send';
 import { popupError } from './pages';
 
 /**
- * The popup's sign-in steps are limited per client IP (issue #15; `@RateLimit('signin_email')`
+ * The popup's sign-in steps are limited per client IP (docs/security.md; `@RateLimit('signin_email')`
  * and `'signin_code'`, src/access/rate-limits.ts), on top of the per-email limits the sign-in
  * service counts in PostgreSQL (5 codes per email per hour, 5 tries per code). Those stop one
  * mailbox from being flooded or one code from being guessed; these stop one client from spreading

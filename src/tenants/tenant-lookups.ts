@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '../database/transaction-host';
 
 /**
- * The values looked up before the tenant is known (SPEC 12): a Federation API key's hash, a staff
+ * The values looked up before the tenant is known (docs/operations.md): a Federation API key's hash, a staff
  * token's hash, a short link's code. Each is unique across tenants by `tenant_lookups`' primary
  * key (kind, value) and names its tenant, so the tenant-owned tables keep `tenant_id` in every
  * unique index and can be sharded by tenant, with `tenant_lookups` as a reference table

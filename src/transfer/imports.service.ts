@@ -26,7 +26,7 @@ import {
 } from './transfer.errors';
 import type { ImportStatusResponse } from './dto/import.response';
 
-/** SPEC 13: bodies up to 1 GiB; the first 1000 errors are kept. */
+/** docs/import-export.md: bodies up to 1 GiB; the first 1000 errors are kept. */
 export const MAX_IMPORT_BYTES = 1024 ** 3;
 export const MAX_IMPORT_ERRORS = 1000;
 

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { buildWidget } from './widget-build';
 
-/** The widget script's budget (issue 7): what a partner's page pays for every widget at once. */
+/** The widget script's budget (docs/performance.md): what a partner's page pays for every widget at once. */
 const GZIP_BUDGET = 30 * 1024;
 
 describe('widget.js, bundled from src/widget/browser', () => {

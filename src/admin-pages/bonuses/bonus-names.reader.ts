@@ -12,7 +12,7 @@ export interface BonusNames {
 }
 
 /**
- * The names beside a page of bonuses (issue 18: names and amounts, not bare ids): one query by
+ * The names beside a page of bonuses (docs/console.md: names and amounts, not bare ids): one query by
  * primary keys for the page's rows, after the Admin API's list gave them.
  */
 @Injectable()

@@ -14,7 +14,7 @@ import { Org, type OrgContext, OrgPage } from '../org-page.guard';
 export const BONUS_FILTERS = ['status', 'review', 'user_id', 'created_from', 'created_to'] as const;
 
 /**
- * `/org/:slug/bonuses.csv`: the transfer work's `bonuses.csv` export (SPEC 13) of the bonuses the
+ * `/org/:slug/bonuses.csv`: the transfer work's `bonuses.csv` export (docs/import-export.md) of the bonuses the
  * page's filters keep (the Admin API list's rules), streamed.
  */
 @ApiTags('admin-pages')

@@ -166,7 +166,7 @@ export function requestTargetMiddleware(req: Request, res: Response, next: NextF
       'The address contains characters that cannot be part of it. Check the link and try again.',
     );
   }
-  // The Embed APIs vary by Origin on every answer, errors included (SPEC 4).
+  // The Embed APIs vary by Origin on every answer, errors included (docs/embedding.md).
   if (req.url.startsWith('/embed/')) res.vary('Origin');
   next(new ValidationFailedError([problem], 'The request address is not valid.'));
 }
@@ -184,7 +184,7 @@ const CLIENT_ERRORS: Record<string, [number, string, string]> = {
 /**
  * Requests Node's HTTP parser refuses (a request target or headers over 16 KiB, malformed HTTP)
  * never reach Express, and Node's own answer is a bare status line. This answers them with a
- * problem document and a request id like every other error (SPEC 1.1).
+ * problem document and a request id like every other error (README.md, "Errors").
  */
 export function answerClientErrors(server: Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {

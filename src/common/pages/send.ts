@@ -20,7 +20,7 @@ function locationHeader(location: string): string {
 }
 
 /**
- * SPEC 5's page headers: no framing, no caching, and a Content-Security-Policy that runs only
+ * The popup's page headers (docs/embedding.md): no framing, no caching, and a Content-Security-Policy that runs only
  * this response's nonce (plus, for the demo, scripts of the service's own origin).
  */
 export function pageSecurityPolicy(nonce: string, scriptsFromSelf = false): string {

@@ -97,7 +97,7 @@ export class ConversionListService {
     return { conversion, bonuses };
   }
 
-  /** The `conversions.csv` export (SPEC 13) of the conversions the filter keeps, streamed. */
+  /** The `conversions.csv` export (docs/import-export.md) of the conversions the filter keeps, streamed. */
   csv(tenantId: string, filter: Filter): Promise<Readable> {
     const cond = conditions(filter);
     return this.exports.stream(tenantId, 'conversions', { sql: cond.sql, params: cond.params });

@@ -54,7 +54,7 @@ export class LeadListService {
     return { items, pagination: pagination(query, count?.n ?? 0) };
   }
 
-  /** The `leads.csv` export (SPEC 13) of the leads the filter keeps, streamed. */
+  /** The `leads.csv` export (docs/import-export.md) of the leads the filter keeps, streamed. */
   csv(tenantId: string, filter: Filter): Promise<Readable> {
     const cond = conditions(filter);
     return this.exports.stream(tenantId, 'leads', { sql: cond.sql, params: cond.params });

@@ -6,7 +6,7 @@ import { type ConsoleCtx, consolePage, DataTable, withParams } from '../views/la
 
 export const SHORTCUTS = [7, 30, 90] as const;
 
-/** The overview (SPEC 10): period picker, KPIs, daily charts, funnel and top partners. */
+/** The overview (docs/console.md): period picker, KPIs, daily charts, funnel and top partners. */
 export function overviewPage(
   ctx: ConsoleCtx,
   stats: StatsResponse | undefined,

@@ -1,6 +1,6 @@
 import type { Lang } from '../views/i18n';
 
-/** The payouts pages' words (SPEC 9, 10), and the payouts section of a partner's page. */
+/** The payouts pages' words (docs/payouts.md, docs/console.md), and the payouts section of a partner's page. */
 const EN = {
   settings: (min: string, schedule: string, hold: number) =>
     `Minimum ${min} · schedule: ${schedule} · hold ${hold} days`,

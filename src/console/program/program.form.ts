@@ -8,7 +8,7 @@ import {
   tierName,
 } from '../../tenants/program';
 
-/** The preview's amount when the page is given none (SPEC 10: `?amount_kopecks=`, 1,000,000). */
+/** The preview's amount when the page is given none (docs/console.md: `?amount_kopecks=`, 1,000,000). */
 export const DEFAULT_PREVIEW_KOPECKS = 1_000_000;
 const MAX_KOPECKS = 10_000_000_000_000;
 

@@ -1,6 +1,6 @@
 import type { Lang } from '../views/i18n';
 
-/** The program page's words (SPEC 10). */
+/** The program page's words (docs/console.md). */
 const EN = {
   defaultProgram: 'Default program',
   offerProgram: (name: string) => `Program of the offer “${name}”`,

@@ -1,4 +1,4 @@
-/** The period's totals (SPEC 10). Money in the tenant's currency, in kopecks. */
+/** The period's totals (docs/console.md). Money in the tenant's currency, in kopecks. */
 export class StatsTotalsResponse {
   /** Clicks on the partners' short links. @example 1520 */ clicks: number;
   /** Members who joined. @example 42 */ new_partners: number;

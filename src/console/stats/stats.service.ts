@@ -51,7 +51,7 @@ export function resolvePeriod(query: StatsQueryDto, now = Date.now()): Period {
   return { from, to };
 }
 
-/** The overview's numbers (SPEC 10), read from the rollups only. */
+/** The overview's numbers (docs/console.md), read from the rollups only. */
 @Injectable()
 export class StatsService {
   constructor(private readonly repo: StatsRepository) {}

@@ -1,5 +1,5 @@
 /**
- * A daily line chart as inline SVG, rendered on the server (SPEC 10): readable without
+ * A daily line chart as inline SVG, rendered on the server (docs/console.md): readable without
  * JavaScript, with a title and description for screen readers, labelled axes, and a legend
  * outside the drawing (HTML, so it wraps on a phone).
  */

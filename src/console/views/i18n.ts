@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { canonicalLocale, formatMoney, labelLanguage } from '../../common/i18n/format';
 import type { TenantEntity } from '../../tenants/tenant.entity';
 
-/** The console's languages (SPEC 10): the tenant's locale decides, `?lang=` switches. */
+/** The console's languages (docs/console.md): the tenant's locale decides, `?lang=` switches. */
 export type Lang = 'ru' | 'en';
 export const LANG_COOKIE = 'svc_console_lang';
 

@@ -18,7 +18,7 @@ const STATEMENT_TIMEOUT_MS = 10_000;
  * every lookup is a nested loop over a primary key whatever the statistics say.
  *
  * The settings are transaction-scoped (`SET LOCAL`, sent with `BEGIN` in one round trip) and the
- * statement is unnamed, so the engine works through PgBouncer in transaction mode (SPEC 12), which
+ * statement is unnamed, so the engine works through PgBouncer in transaction mode (docs/operations.md), which
  * refuses an `options` startup parameter and may run each transaction on another server
  * connection, where a named prepared statement does not exist.
  */
