@@ -11,6 +11,8 @@ export class EntityRows<T extends ObjectLiteral> {
   private readonly columns: readonly ColumnMetadata[];
   private readonly create: () => T;
   private readonly table: string;
+  /** `select`'s lists, made once per alias and prefix (hot paths ask on every request). */
+  private readonly selects = new Map<string, string>();
 
   constructor(dataSource: DataSource, entity: EntityTarget<T>) {
     const metadata = dataSource.getMetadata(entity);
@@ -26,9 +28,17 @@ export class EntityRows<T extends ObjectLiteral> {
    * `"<prefix>col"` (two entities in one row: read each back with `from(row, prefix)`).
    */
   select(alias: string, prefix = ''): string {
-    return this.columns
-      .map((c) => `${alias}."${c.databaseName}"${prefix ? ` AS "${prefix}${c.databaseName}"` : ''}`)
-      .join(', ');
+    const key = `${alias}\0${prefix}`;
+    let list = this.selects.get(key);
+    if (list === undefined) {
+      list = this.columns
+        .map(
+          (c) => `${alias}."${c.databaseName}"${prefix ? ` AS "${prefix}${c.databaseName}"` : ''}`,
+        )
+        .join(', ');
+      this.selects.set(key, list);
+    }
+    return list;
   }
 
   /**
