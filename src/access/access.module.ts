@@ -29,6 +29,7 @@ import { EmbedTokenService } from './embed-token.service';
   ],
   exports: [
     AccessService,
+    AdminSessionsService,
     EmbedTokenService,
     EmbedOriginPolicy,
     EmbedCorsMiddleware,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { MoreThan } from 'typeorm';
 import { sha256Hex } from '../common/ids';
+import { deleteInBatches } from '../database/batched-delete';
 import { TransactionHost } from '../database/transaction-host';
 import { AdminSessionEntity } from './admin-session.entity';
 
@@ -41,5 +42,10 @@ export class AdminSessionsService {
 
   async delete(token: string): Promise<void> {
     await this.repo.delete({ tokenHash: sha256Hex(token) });
+  }
+
+  /** Deletes the expired sessions (housekeeping); how many went. */
+  deleteExpired(): Promise<number> {
+    return deleteInBatches(this.tx.manager, `admin_sessions`, `expires_at < now()`, `token_hash`);
   }
 }

@@ -1,9 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { AdminSessionsService } from '../access/admin-sessions.service';
 import { AppConfig } from '../config/app-config';
+import { DELETE_BATCH as BATCH } from '../database/batched-delete';
 import { TransactionHost } from '../database/transaction-host';
-
-/** Rows deleted per statement, so a first run on a large backlog never holds long locks. */
-const BATCH = 5000;
+import { IdempotencyKeysService } from '../idempotency/idempotency-keys.service';
+import { SignInService } from '../sign-in-popup/sign-in.service';
 
 export interface HousekeepingReport {
   events: number;
@@ -28,45 +29,27 @@ export class HousekeepingService {
   constructor(
     private readonly tx: TransactionHost,
     private readonly config: AppConfig,
+    private readonly idempotency: IdempotencyKeysService,
+    private readonly signIn: SignInService,
+    private readonly adminSessions: AdminSessionsService,
   ) {}
 
   async run(): Promise<HousekeepingReport> {
+    const events = await this.expiredEvents();
+    const idempotencyKeys = await this.idempotency.deleteExpired();
+    const signIn = await this.signIn.deleteExpired();
     const report: HousekeepingReport = {
-      events: await this.expiredEvents(),
-      idempotencyKeys: await this.drain(
-        `idempotency_keys`,
-        `expires_at < now()`,
-        `tenant_id, path, key`,
-      ),
-      sessions: await this.drain(`sessions`, `expires_at < now()`, `tenant_id, token_hash`),
-      consentTokens: await this.drain(
-        `consent_tokens`,
-        `expires_at < now()`,
-        `tenant_id, token_hash`,
-      ),
-      adminSessions: await this.drain(`admin_sessions`, `expires_at < now()`, `token_hash`),
-      signInCodes: await this.drain(
-        `sign_in_codes`,
-        `expires_at < now() - interval '1 day'`,
-        `tenant_id, id`,
-      ),
+      events,
+      idempotencyKeys,
+      sessions: signIn.sessions,
+      consentTokens: signIn.consentTokens,
+      adminSessions: await this.adminSessions.deleteExpired(),
+      signInCodes: signIn.signInCodes,
     };
     if (Object.values(report).some((n) => n > 0)) {
       this.logger.log({ deleted: report }, 'Housekeeping deleted expired rows');
     }
     return report;
-  }
-
-  /** Deletes rows of `table` matching `where` in batches by primary key `key`. */
-  private async drain(table: string, where: string, key: string): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const [, deleted]: [unknown, number] = await this.tx.manager.query(
-        `DELETE FROM ${table} WHERE (${key}) IN (SELECT ${key} FROM ${table} WHERE ${where} LIMIT ${BATCH})`,
-      );
-      total += deleted;
-      if (deleted < BATCH) return total;
-    }
   }
 
   /** Events past retention, tenant by tenant through ix_events_tenant_occurred. */

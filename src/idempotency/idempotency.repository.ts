@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { deleteInBatches } from '../database/batched-delete';
 import { TransactionHost } from '../database/transaction-host';
 
 /** The advisory lock's name of one key (hashed to the lock's 64-bit id by PostgreSQL). */
@@ -60,6 +61,16 @@ export class IdempotencyRepository {
               response_body = EXCLUDED.response_body, created_at = now(),
               expires_at = EXCLUDED.expires_at`,
       [tenantId, scope, key, answer.requestHash, answer.status, answer.body, ttlMs],
+    );
+  }
+
+  /** Deletes the expired keys (housekeeping); how many went. */
+  deleteExpired(): Promise<number> {
+    return deleteInBatches(
+      this.tx.manager,
+      `idempotency_keys`,
+      `expires_at < now()`,
+      `tenant_id, path, key`,
     );
   }
 }

@@ -11,6 +11,7 @@ import { SignInService } from './sign-in.service';
   imports: [TenantsModule, MembersModule],
   controllers: [AuthorizeController],
   providers: [MailerService, SignInService, PageSecurity],
+  exports: [SignInService],
 })
 export class SignInPopupModule implements NestModule {
   /** Every post of the popup must be a plain form from the service's own origin. */

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { IsNull, MoreThan } from 'typeorm';
 import { newId, sha256Hex } from '../common/ids';
+import { deleteInBatches } from '../database/batched-delete';
 import { TransactionHost } from '../database/transaction-host';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { UsersService } from '../members/users.service';
@@ -161,5 +162,28 @@ export class SignInService {
       { usedAt: new Date() },
     );
     return (result.affected ?? 0) > 0;
+  }
+
+  /**
+   * Deletes the expired sessions and consent tokens, and the sign-in codes a day past expiry (the
+   * per-hour sign-in limit counts them), for housekeeping; how many of each went.
+   */
+  async deleteExpired(): Promise<{ sessions: number; consentTokens: number; signInCodes: number }> {
+    const m = this.tx.manager;
+    return {
+      sessions: await deleteInBatches(m, `sessions`, `expires_at < now()`, `tenant_id, token_hash`),
+      consentTokens: await deleteInBatches(
+        m,
+        `consent_tokens`,
+        `expires_at < now()`,
+        `tenant_id, token_hash`,
+      ),
+      signInCodes: await deleteInBatches(
+        m,
+        `sign_in_codes`,
+        `expires_at < now() - interval '1 day'`,
+        `tenant_id, id`,
+      ),
+    };
   }
 }
