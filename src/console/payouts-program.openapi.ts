@@ -1,22 +1,12 @@
-import { applyDecorators } from '@nestjs/common';
-import { ApiCookieAuth, ApiOperation, ApiProduces, ApiQuery, ApiResponse } from '@nestjs/swagger';
-import { ADMIN_SESSION } from '../admin-pages/admin-pages.openapi';
-import type { StaffRole } from '../access/principal';
-import {
-  ApiFormBody,
-  ApiHtmlPages,
-  ApiRedirect,
-  type SchemaObject,
-} from '../common/http/html-openapi';
+import type { SchemaObject } from '../common/http/html-openapi';
+import { consoleActionDocs, consoleCsvDocs, consolePageDocs, STRING } from './console-docs';
 
 /**
  * OpenAPI of the console's payouts pages (`/org/{slug}/payouts…`) and program page
  * (`/org/{slug}/program`), as console.openapi.ts documents the others.
  */
 
-const STRING: SchemaObject = { type: 'string' };
 const INT: SchemaObject = { type: 'integer', minimum: 1 };
-const CSRF: SchemaObject = { type: 'string', description: "The session's CSRF token" };
 const REFUSED: [number, string][] = [
   [403, 'Another organisation, a lower role, or (on a form post) a missing or stale `_csrf`'],
   [404, 'No such organisation (the platform admin), payout or run'],
@@ -24,25 +14,16 @@ const REFUSED: [number, string][] = [
 
 const LANG: SchemaObject = { type: 'string', enum: ['ru', 'en'] };
 
-const who = (role: StaffRole) =>
-  `Staff of this organisation with the ${role} role or higher, or the platform admin.`;
+const page = (summary: string, query: Record<string, SchemaObject>) =>
+  consolePageDocs(summary, { ...query, notice: STRING, error: STRING, lang: LANG }, REFUSED);
 
-function page(summary: string, query: Record<string, SchemaObject>) {
-  return applyDecorators(
-    ApiOperation({ summary, description: who('viewer') }),
-    ApiCookieAuth(ADMIN_SESSION),
-    ...Object.entries({
-      ...query,
-      notice: STRING,
-      error: STRING,
-      lang: LANG,
-    }).map(([name, schema]) =>
-      ApiQuery({ name, required: false, schema, description: schema.description }),
-    ),
-    ApiHtmlPages([200, 'The page'], ...REFUSED),
-    ApiRedirect(303, 'No session: to the sign-in page', '/org/sign-in'),
+const csv = (summary: string, query: Record<string, SchemaObject>) =>
+  consoleCsvDocs(
+    summary,
+    query,
+    REFUSED,
+    'RFC 4180 CSV, UTF-8, the columns of the transfer export, oldest first',
   );
-}
 
 function action(
   summary: string,
@@ -51,16 +32,16 @@ function action(
   back: string,
   pages: [number, string][] = [],
 ) {
-  return applyDecorators(
-    ApiOperation({
-      summary,
-      description: `${who('manager')} Redirects to \`${back}\` with \`notice\` or \`error\`.`,
-    }),
-    ApiCookieAuth(ADMIN_SESSION),
-    ApiFormBody({ _csrf: CSRF, ...fields }, ['_csrf', ...required]),
-    ApiRedirect(303, 'The page with the outcome', back),
-    ApiHtmlPages(...pages, ...REFUSED),
-  );
+  return consoleActionDocs({
+    summary,
+    description: `Redirects to \`${back}\` with \`notice\` or \`error\`.`,
+    fields,
+    required,
+    redirect: 'The page with the outcome',
+    back,
+    refused: REFUSED,
+    pages,
+  });
 }
 
 const TIER_FIELDS: Record<string, SchemaObject> = {
@@ -82,20 +63,12 @@ export const PayoutsProgramDocs = {
     }),
   payout: () => page('One payout: what it pays, mark paid / failed, cancel', {}),
   runCsv: () =>
-    applyDecorators(
-      ApiOperation({
-        summary: "The run's mass-payout CSV (docs/payouts.md)",
-        description: who('viewer'),
-      }),
-      ApiCookieAuth(ADMIN_SESSION),
-      ApiProduces('text/csv'),
-      ApiResponse({
-        status: 200,
-        description: 'RFC 4180 CSV, UTF-8',
-        content: { 'text/csv': { schema: { type: 'string' } } },
-      }),
-      ApiHtmlPages(...REFUSED),
-      ApiRedirect(303, 'No session: to the sign-in page', '/org/sign-in'),
+    consoleCsvDocs(
+      "The run's mass-payout CSV (docs/payouts.md)",
+      {},
+      REFUSED,
+      'RFC 4180 CSV, UTF-8',
+      false,
     ),
   payoutsCsv: () =>
     csv("The payouts export with the payouts list's filters, streamed", {
@@ -154,20 +127,3 @@ export const PayoutsProgramDocs = {
       ],
     ),
 };
-
-function csv(summary: string, query: Record<string, SchemaObject>) {
-  return applyDecorators(
-    ApiOperation({ summary, description: who('viewer') }),
-    ApiCookieAuth(ADMIN_SESSION),
-    ...Object.entries(query).map(([name, schema]) => ApiQuery({ name, required: false, schema })),
-    ApiProduces('text/csv'),
-    ApiResponse({
-      status: 200,
-      description: 'RFC 4180 CSV, UTF-8, the columns of the transfer export, oldest first',
-      content: { 'text/csv': { schema: { type: 'string' } } },
-    }),
-    ApiResponse({ status: 400, description: 'A filter the list refuses' }),
-    ApiHtmlPages(...REFUSED),
-    ApiRedirect(303, 'No session: to the sign-in page', '/org/sign-in'),
-  );
-}

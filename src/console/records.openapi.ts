@@ -1,26 +1,16 @@
-import { applyDecorators } from '@nestjs/common';
-import { ApiCookieAuth, ApiOperation, ApiProduces, ApiQuery, ApiResponse } from '@nestjs/swagger';
-import { ADMIN_SESSION } from '../admin-pages/admin-pages.openapi';
-import {
-  ApiFormBody,
-  ApiHtmlPages,
-  ApiRedirect,
-  type SchemaObject,
-} from '../common/http/html-openapi';
+import { consoleActionDocs, consoleCsvDocs, consolePageDocs, DAY, STRING } from './console-docs';
+import type { SchemaObject } from '../common/http/html-openapi';
 
 /**
  * OpenAPI of the console's record pages (`/org/{slug}/conversions…`, `/org/{slug}/leads…`) and of
  * the ban form on a partner's page, as console.openapi.ts documents the others.
  */
 
-const STRING: SchemaObject = { type: 'string' };
-const DAY: SchemaObject = { type: 'string', format: 'date', description: 'YYYY-MM-DD (UTC)' };
 const MEMBER: SchemaObject = { type: 'string', description: 'The partner: mbr_… or usr_…' };
 const REFUSED: [number, string][] = [
   [403, 'Another organisation, a lower role, or (on a form post) a missing or stale `_csrf`'],
   [404, 'No such organisation (the platform admin), or no such conversion'],
 ];
-const CSRF: SchemaObject = { type: 'string', description: "The session's CSRF token" };
 
 function filters(status: string[], more: Record<string, SchemaObject> = {}) {
   return {
@@ -32,63 +22,38 @@ function filters(status: string[], more: Record<string, SchemaObject> = {}) {
   };
 }
 
-function page(summary: string, query: Record<string, SchemaObject>) {
-  return applyDecorators(
-    ApiOperation({
-      summary,
-      description: 'Staff of this organisation (viewer or higher), or the platform admin.',
-    }),
-    ApiCookieAuth(ADMIN_SESSION),
-    ...Object.entries<SchemaObject>({
+const page = (summary: string, query: Record<string, SchemaObject>) =>
+  consolePageDocs(
+    summary,
+    {
       ...query,
       page: { type: 'integer', minimum: 1 },
       notice: STRING,
       error: STRING,
       lang: { type: 'string', enum: ['ru', 'en'] },
-    }).map(([name, schema]) =>
-      ApiQuery({ name, required: false, schema, description: schema.description }),
-    ),
-    ApiHtmlPages([200, 'The page'], ...REFUSED),
-    ApiRedirect(303, 'No session: to the sign-in page', '/org/sign-in'),
+    },
+    REFUSED,
   );
-}
 
-function csv(summary: string, query: Record<string, SchemaObject>) {
-  return applyDecorators(
-    ApiOperation({
-      summary,
-      description: 'Staff of this organisation (viewer or higher), or the platform admin.',
-    }),
-    ApiCookieAuth(ADMIN_SESSION),
-    ...Object.entries(query).map(([name, schema]) => ApiQuery({ name, required: false, schema })),
-    ApiProduces('text/csv'),
-    ApiResponse({
-      status: 200,
-      description: 'RFC 4180 CSV, UTF-8, the columns of the Admin API export',
-      content: { 'text/csv': { schema: { type: 'string' } } },
-    }),
-    ApiResponse({ status: 400, description: 'A filter the list refuses' }),
-    ApiHtmlPages(...REFUSED),
+const csv = (summary: string, query: Record<string, SchemaObject>) =>
+  consoleCsvDocs(
+    summary,
+    query,
+    REFUSED,
+    'RFC 4180 CSV, UTF-8, the columns of the Admin API export',
   );
-}
 
-function action(summary: string, fields: Record<string, SchemaObject>, back: string) {
-  return applyDecorators(
-    ApiOperation({
-      summary,
-      description:
-        'Staff of this organisation with the manager role or higher, or the platform admin. ' +
-        'Redirects back with `notice` or `error`.',
-    }),
-    ApiCookieAuth(ADMIN_SESSION),
-    ApiFormBody({ _csrf: CSRF, ...fields }, [
-      '_csrf',
-      ...['status', 'reason'].filter((name) => name in fields).slice(0, 1),
-    ]),
-    ApiRedirect(303, 'Back to the page', back),
-    ApiHtmlPages(...REFUSED),
-  );
-}
+/** A row's form: `status` or `reason` (the first of them it has) is required. */
+const action = (summary: string, fields: Record<string, SchemaObject>, back: string) =>
+  consoleActionDocs({
+    summary,
+    description: 'Redirects back with `notice` or `error`.',
+    fields,
+    required: ['status', 'reason'].filter((name) => name in fields).slice(0, 1),
+    redirect: 'Back to the page',
+    back,
+    refused: REFUSED,
+  });
 
 const CONVERSION_FILTERS = filters(['registered', 'reversed']);
 const LEAD_FILTERS = filters(['new', 'processed', 'converted', 'rejected'], {
@@ -99,17 +64,10 @@ export const RecordDocs = {
   conversions: () =>
     page('The conversions: status, partner, period; newest first', CONVERSION_FILTERS),
   conversion: () =>
-    applyDecorators(
-      ApiOperation({
-        summary: 'A conversion: its order, partner, customer and cascade; reversal',
-        description: 'Staff of this organisation (viewer or higher), or the platform admin.',
-      }),
-      ApiCookieAuth(ADMIN_SESSION),
-      ...['reversed', 'error', 'lang'].map((name) =>
-        ApiQuery({ name, required: false, schema: STRING }),
-      ),
-      ApiHtmlPages([200, 'The page'], ...REFUSED),
-      ApiRedirect(303, 'No session: to the sign-in page', '/org/sign-in'),
+    consolePageDocs(
+      'A conversion: its order, partner, customer and cascade; reversal',
+      { reversed: STRING, error: STRING, lang: STRING },
+      REFUSED,
     ),
   conversionsCsv: () =>
     csv("The conversions export with the page's filters, streamed", CONVERSION_FILTERS),

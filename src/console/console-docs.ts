@@ -1,0 +1,96 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiCookieAuth, ApiOperation, ApiProduces, ApiQuery, ApiResponse } from '@nestjs/swagger';
+import { ADMIN_SESSION } from '../admin-pages/admin-pages.openapi';
+import type { StaffRole } from '../access/principal';
+import {
+  ApiFormBody,
+  ApiHtmlPages,
+  ApiRedirect,
+  type SchemaObject,
+} from '../common/http/html-openapi';
+
+/**
+ * The OpenAPI shapes of the console's pages, CSV links and form posts, which console.openapi.ts,
+ * records.openapi.ts and payouts-program.openapi.ts fill in: each page re-checks the role the
+ * Admin API would need, and without a session redirects to the sign-in page.
+ */
+
+export const STRING: SchemaObject = { type: 'string' };
+export const DAY: SchemaObject = {
+  type: 'string',
+  format: 'date',
+  description: 'YYYY-MM-DD (UTC)',
+};
+export const CSRF: SchemaObject = { type: 'string', description: "The session's CSRF token" };
+
+/** Who may: staff of the organisation with `role` or higher, or the platform admin. */
+export const staffOf = (role: StaffRole) =>
+  `Staff of this organisation with the ${role} role or higher, or the platform admin.`;
+
+const queries = (query: Record<string, SchemaObject>) =>
+  Object.entries(query).map(([name, schema]) =>
+    ApiQuery({ name, required: false, schema, description: schema.description }),
+  );
+
+/** A page (GET) with its query parameters and the refusals (`refused`) of its area. */
+export function consolePageDocs(
+  summary: string,
+  query: Record<string, SchemaObject>,
+  refused: [number, string][],
+  role: StaffRole = 'viewer',
+) {
+  return applyDecorators(
+    ApiOperation({ summary, description: staffOf(role) }),
+    ApiCookieAuth(ADMIN_SESSION),
+    ...queries(query),
+    ApiHtmlPages([200, 'The page'], ...refused),
+    ApiRedirect(303, 'No session: to the sign-in page', '/org/sign-in'),
+  );
+}
+
+/** A CSV download (viewer), `columns` saying what the 200 holds; `filtered`: it may answer 400. */
+export function consoleCsvDocs(
+  summary: string,
+  query: Record<string, SchemaObject>,
+  refused: [number, string][],
+  columns: string,
+  filtered = true,
+) {
+  return applyDecorators(
+    ApiOperation({ summary, description: staffOf('viewer') }),
+    ApiCookieAuth(ADMIN_SESSION),
+    ...queries(query),
+    ApiProduces('text/csv'),
+    ApiResponse({
+      status: 200,
+      description: columns,
+      content: { 'text/csv': { schema: { type: 'string' } } },
+    }),
+    ...(filtered ? [ApiResponse({ status: 400, description: 'A filter the list refuses' })] : []),
+    ApiHtmlPages(...refused),
+    ApiRedirect(303, 'No session: to the sign-in page', '/org/sign-in'),
+  );
+}
+
+/** A form post (manager) that redirects to `back`, as `redirect` says, or answers `pages`. */
+export function consoleActionDocs(action: {
+  summary: string;
+  description: string;
+  fields: Record<string, SchemaObject>;
+  required: string[];
+  redirect: string;
+  back: string;
+  refused: [number, string][];
+  pages?: [number, string][];
+}) {
+  return applyDecorators(
+    ApiOperation({
+      summary: action.summary,
+      description: `${staffOf('manager')} ${action.description}`,
+    }),
+    ApiCookieAuth(ADMIN_SESSION),
+    ApiFormBody({ _csrf: CSRF, ...action.fields }, ['_csrf', ...action.required]),
+    ApiRedirect(303, action.redirect, action.back),
+    ApiHtmlPages(...(action.pages ?? []), ...action.refused),
+  );
+}
