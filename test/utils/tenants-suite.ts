@@ -3,10 +3,12 @@
  * the platform admin's calls through the typed client, and the checks on problem documents and
  * secrets the specs share. The app is set by the hooks: read it inside a test.
  */
-import type { Response } from 'supertest';
 import { uniqueSlug } from '../factories/tenants.factory';
 import { adminApi, federationApi } from './api-client';
 import { createTestApp, type TestApp } from './create-test-app';
+import { expectProblem } from './problem';
+
+export { expectProblem };
 
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
@@ -32,13 +34,7 @@ export function tiers(count: number, percent_bp = 100) {
   }));
 }
 
-type Answer = Pick<Response, 'status' | 'headers'> & { body: { code?: string } };
-
-export function expectProblem(res: Answer, status: number, code: string) {
-  expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
-  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-  expect(res.body).toMatchObject({ type: 'about:blank', status, code });
-}
+type Answer = Parameters<typeof expectProblem>[0];
 
 export function expectFieldError(res: Answer & { body: { errors?: unknown } }, field: string) {
   expectProblem(res, 400, 'validation_failed');
