@@ -12,7 +12,7 @@
  * (bench/seed-large.ts).
  * It reports PASS/FAIL, it is not a gate; it exits 1 only if it crashes (bench/harness.ts).
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -28,7 +28,7 @@ import {
 } from '../src/common/i18n/format';
 import { TREE_NODE_BUDGET } from '../src/embed/embed-data.service';
 import { TREE_LEVEL_SQL } from '../src/members/members.repository';
-import { runBenchmark } from './harness';
+import { autocannonJson, runBenchmark } from './harness';
 import { seedLarge, type SeedInfo } from './seed-large';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -354,25 +354,15 @@ interface AutocannonReport {
   timeouts: number;
 }
 
-async function autocannon(url: string, seconds: number): Promise<AutocannonReport> {
-  const bin = require.resolve('autocannon/autocannon.js');
-  const args = [bin, '-c', String(CONNECTIONS), '-d', String(seconds), '-j'];
-  args.push('-H', 'origin=https://bench.example', url);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      try {
-        resolve(JSON.parse(out) as AutocannonReport);
-      } catch {
-        reject(new Error(`autocannon exited ${code}: ${err.slice(-500)}`));
-      }
-    });
-  });
+function autocannon(url: string, seconds: number): Promise<AutocannonReport> {
+  return autocannonJson(url, [
+    '-c',
+    String(CONNECTIONS),
+    '-d',
+    String(seconds),
+    '-H',
+    'origin=https://bench.example',
+  ]);
 }
 
 /** CPU ticks (1/100 s) used so far by each PostgreSQL backend of this database (Linux only). */

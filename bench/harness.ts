@@ -5,6 +5,7 @@
  * description, and clean-up of the run's Redis keys. A benchmark that crashes exits 1 (its
  * verdicts PASS/FAIL are printed, and a FAIL still exits 0: machines differ, crashes do not).
  */
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -188,6 +189,32 @@ export function stats(samples: number[]): Stats {
 }
 
 /** `PASS` or `FAIL` for a figure against its target. */
+/**
+ * Runs autocannon (its `-j` JSON report) in a child process with `args` before the URL, so the
+ * load generator does not share the event loop (and the CPU time slice) with the servers under
+ * test, which run in this process.
+ */
+export function autocannonJson<T>(url: string, args: string[]): Promise<T> {
+  const bin = require.resolve('autocannon/autocannon.js');
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args, '-j', url], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+    child.once('error', reject);
+    child.once('close', (code) => {
+      try {
+        resolve(JSON.parse(out) as T);
+      } catch {
+        reject(new Error(`autocannon exited ${code}: ${err.slice(-2000)}`));
+      }
+    });
+  });
+}
+
 export function verdict(pass: boolean): 'PASS' | 'FAIL' {
   return pass ? 'PASS' : 'FAIL';
 }

@@ -9,15 +9,13 @@
  * Run: npm run bench:redirects. Needs PostgreSQL and Redis (bench/harness.ts); creates and
  * drops its own database; exits 1 only if it crashes.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { Client } from 'pg';
 import { EmbedTokenService } from '../src/access/embed-token.service';
 import { ClickCounter } from '../src/deeplinks/click-counter';
-import { machineLine, postJson, runBenchmark, verdict } from './harness';
+import { autocannonJson, machineLine, postJson, runBenchmark, verdict } from './harness';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 3);
@@ -25,8 +23,6 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const TARGET_RATIO = 0.5;
 /** At least this share of the 302s autocannon counted must show up in deeplinks.clicks_count. */
 const CLICKS_FLOOR = 0.99;
-
-const AUTOCANNON = join(__dirname, '..', 'node_modules', 'autocannon', 'autocannon.js');
 
 /** The part of autocannon's `--json` result this script reads. */
 interface CannonResult {
@@ -38,30 +34,9 @@ interface CannonResult {
   non2xx: number;
 }
 
-/**
- * Runs autocannon in a child process, so the load generator does not share the event loop (and
- * the CPU time slice) with the servers under test, which run in this process.
- */
+/** autocannon in a child process (harness.ts), CONNECTIONS connections for `seconds`. */
 function cannon(url: string, seconds: number): Promise<CannonResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [AUTOCANNON, '-c', String(CONNECTIONS), '-d', String(seconds), '-j', url],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      try {
-        resolve(JSON.parse(out) as CannonResult);
-      } catch {
-        reject(new Error(`autocannon exited ${code}: ${err.slice(-2000)}`));
-      }
-    });
-  });
+  return autocannonJson(url, ['-c', String(CONNECTIONS), '-d', String(seconds)]);
 }
 
 const count302 = (r: CannonResult) => r.statusCodeStats['302']?.count ?? 0;
