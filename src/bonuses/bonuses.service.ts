@@ -5,6 +5,7 @@ import { parseInstant } from '../common/http/instant';
 import { offsetOf, pagination } from '../common/http/pagination.dto';
 import { newId } from '../common/ids';
 import { TransactionHost } from '../database/transaction-host';
+import type { EventPayloads } from '../outbox/event-types';
 import { EventsService } from '../outbox/events.service';
 import { LedgerService } from '../payouts/ledger/ledger.service';
 import type { TenantEntity } from '../tenants/tenant.entity';
@@ -18,6 +19,8 @@ import { BonusesRepository } from './bonuses.repository';
 import { SWEEP_BATCH_SIZE } from './bonuses.queue';
 import type { CreateManualBonusDto, ListBonusesQueryDto } from './dto/bonus-requests.dto';
 import type { BonusListResponse, BonusResponse } from './dto/bonus.response';
+
+type BonusEventType = 'bonus.pending' | 'bonus.flagged' | 'bonus.approved' | 'bonus.rejected';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -77,20 +80,11 @@ export class BonusesService {
       review: item.review ?? null,
     }));
     await this.bonuses.insert(rows);
-    await this.events.emitMany(
-      tenantId,
-      rows.map((b) => ({
-        type: 'bonus.pending' as const,
-        payload: {
-          bonus_id: b.id,
-          user_id: b.serviceUserId,
-          amount_kopecks: b.amountKopecks,
-          currency: b.currency,
-          source_type: b.sourceType,
-          source_id: b.sourceId,
-        },
-      })),
-    );
+    await this.emitEach(tenantId, 'bonus.pending', rows, (b) => ({
+      currency: b.currency,
+      source_type: b.sourceType,
+      source_id: b.sourceId,
+    }));
     await this.emitFlagged(tenantId, rows);
     return rows;
   }
@@ -282,47 +276,41 @@ export class BonusesService {
   private async emitFlagged(tenantId: string, bonuses: BonusEntity[]): Promise<void> {
     const flagged = bonuses.filter((b) => b.review?.status === 'flagged');
     if (!flagged.length) return;
-    await this.events.emitMany(
-      tenantId,
-      flagged.map((b) => ({
-        type: 'bonus.flagged' as const,
-        payload: {
-          bonus_id: b.id,
-          user_id: b.serviceUserId,
-          amount_kopecks: b.amountKopecks,
-          signals: b.review!.signals,
-        },
-      })),
-    );
+    await this.emitEach(tenantId, 'bonus.flagged', flagged, (b) => ({
+      signals: b.review!.signals,
+    }));
   }
 
   private async emitApproved(tenantId: string, bonuses: BonusEntity[]): Promise<void> {
-    await this.events.emitMany(
-      tenantId,
-      bonuses.map((b) => ({
-        type: 'bonus.approved' as const,
-        payload: {
-          bonus_id: b.id,
-          user_id: b.serviceUserId,
-          amount_kopecks: b.amountKopecks,
-          approved_at: b.approvedAt!.toISOString(),
-        },
-      })),
-    );
+    await this.emitEach(tenantId, 'bonus.approved', bonuses, (b) => ({
+      approved_at: b.approvedAt!.toISOString(),
+    }));
   }
 
   private async emitRejected(tenantId: string, bonuses: BonusEntity[]): Promise<void> {
+    await this.emitEach(tenantId, 'bonus.rejected', bonuses, (b) => ({
+      rejected_at: b.rejectedAt!.toISOString(),
+      reason: b.reason!,
+    }));
+  }
+
+  /** A `type` event for each bonus: its id, partner and amount, and what `more` adds. */
+  private async emitEach<T extends BonusEventType>(
+    tenantId: string,
+    type: T,
+    bonuses: BonusEntity[],
+    more: (b: BonusEntity) => Omit<EventPayloads[T], 'bonus_id' | 'user_id' | 'amount_kopecks'>,
+  ): Promise<void> {
     await this.events.emitMany(
       tenantId,
       bonuses.map((b) => ({
-        type: 'bonus.rejected' as const,
+        type,
         payload: {
           bonus_id: b.id,
           user_id: b.serviceUserId,
           amount_kopecks: b.amountKopecks,
-          rejected_at: b.rejectedAt!.toISOString(),
-          reason: b.reason!,
-        },
+          ...more(b),
+        } as EventPayloads[T],
       })),
     );
   }
