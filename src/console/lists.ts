@@ -124,7 +124,8 @@ export function listQuery<T extends object, K extends string>(
   names: readonly K[],
 ): { filters: Partial<Record<K, string>>; dto?: T; error?: string } {
   const filters = pick(query, names);
-  return { filters, ...parseList(type, filters, query.page) };
+  // No `page` is the first page, of the console's page size like the pager's (not the API's 20).
+  return { filters, ...parseList(type, filters, query.page ?? '') };
 }
 
 /** The filters (`names`) of the list a row form came from: its `back` field, a query. */
