@@ -52,17 +52,7 @@ export class UnknownColumnsError extends Error {
 }
 
 /** The staging table's columns, in COPY order. */
-export const STAGING_COLUMNS = [
-  'line',
-  'member_id',
-  'service_user_id',
-  'external_id',
-  'full_name',
-  'email',
-  'role',
-  'referrer_external_id',
-  'joined_at',
-] as const;
+export const STAGING_COLUMNS = ['line', 'member_id', 'service_user_id', ...IMPORT_COLUMNS] as const;
 
 const ISO_8601 =
   /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;

@@ -67,14 +67,8 @@ export class LeadContactDto {
   phone?: string;
 }
 
-export class CreateLeadDto {
-  /**
-   * The referring partner: a service user id, or the member's `mbr_…` surrogate.
-   * @example "usr_01JD0Z6V2Y8K3M4N5P6Q7R8S9T"
-   */
-  @Matches(MEMBER_REF, { message: MEMBER_REF_MESSAGE })
-  referrer_user_id: string;
-
+/** What every way of creating a lead sends: the contact, the offer and free-form metadata. */
+export class LeadBodyDto {
   @ValidateNested() @Type(() => LeadContactDto) @IsObject() contact: LeadContactDto;
 
   /** @example "ofr_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */
@@ -91,6 +85,15 @@ export class CreateLeadDto {
   @KeepAsSent()
   @IsLeadMetadata()
   metadata?: Record<string, unknown>;
+}
+
+export class CreateLeadDto extends LeadBodyDto {
+  /**
+   * The referring partner: a service user id, or the member's `mbr_…` surrogate.
+   * @example "usr_01JD0Z6V2Y8K3M4N5P6Q7R8S9T"
+   */
+  @Matches(MEMBER_REF, { message: MEMBER_REF_MESSAGE })
+  referrer_user_id: string;
 
   /** The customer's browser, for the risk signals (docs/fraud.md). */
   @Optional() @ValidateNested() @Type(() => ClientHintsDto) @IsObject() client?: ClientHintsDto;
