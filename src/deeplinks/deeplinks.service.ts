@@ -6,6 +6,7 @@ import { TtlCache } from '../common/cache/ttl-cache';
 import { AppConfig } from '../config/app-config';
 import { TransactionHost } from '../database/transaction-host';
 import type { TenantEntity } from '../tenants/tenant.entity';
+import { fillLinkTemplate } from '../tenants/link-templates';
 import { LOOKUP_TAKEN } from '../tenants/tenant-lookups';
 import { TenantsService } from '../tenants/tenants.service';
 import { isRefExpired, type RefClaims, signRef, verifyRef } from '../members/signed-ref';
@@ -16,7 +17,7 @@ import type { DeeplinkEntity } from './deeplink.entity';
 import { PromoCodeTakenError, TargetNotAllowedError } from './deeplink.errors';
 import { DeeplinksRepository } from './deeplinks.repository';
 import type { CreateReferralLinkDto, ReferralLinkResponse } from './dto/referral-link.dto';
-import { allowedHostsOf, fillLinkTemplate, isAllowedTarget } from './link-target';
+import { allowedHostsOf, isAllowedTarget } from './link-target';
 
 const CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 

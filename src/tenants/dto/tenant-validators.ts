@@ -1,5 +1,5 @@
 import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
-import { linkTemplateError } from '../../deeplinks/link-target';
+import { linkTemplateError } from '../link-templates';
 import { tierErrors, type ProgramTier } from '../program';
 
 /** `scheme://host[:port]` exactly as a browser sends it in `Origin`: no path, slash or query. */
