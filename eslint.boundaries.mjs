@@ -34,12 +34,12 @@ export const CONTRACTS = {
   'admin-pages': ['admin-pages.openapi.ts', 'views/**'],
   console: ['lists.ts', 'records.openapi.ts', 'views/**'],
   conversions: ['cascade.ts'],
-  fraud: ['fraud-settings.ts', 'risk-signal.ts'],
+  fraud: ['risk-signal.ts'],
   leads: ['lead-transitions.ts'],
   members: ['signed-ref.ts'],
   outbox: ['event-types.ts'],
   payouts: ['payout-settings.ts'],
-  tenants: ['program.ts', 'tenant-lookups.ts', 'link-templates.ts'],
+  tenants: ['program.ts', 'tenant-lookups.ts', 'link-templates.ts', 'fraud-settings.ts'],
   widget: ['widget-asset.ts'],
 };
 

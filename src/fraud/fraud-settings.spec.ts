@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { createHmac } from 'node:crypto';
 import { isRefExpired, signRef, verifyRef } from '../members/signed-ref';
-import { DEFAULT_FRAUD_SETTINGS, withFraudDefaults } from './fraud-settings';
+import { DEFAULT_FRAUD_SETTINGS, withFraudDefaults } from '../tenants/fraud-settings';
 import { mergeSignals, reviewFor } from './risk-signal';
 
 describe('withFraudDefaults', () => {

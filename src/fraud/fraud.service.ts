@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { isDisposableEmail } from './disposable-domains';
-import { withFraudDefaults } from './fraud-settings';
+import { withFraudDefaults } from '../tenants/fraud-settings';
 import { FraudRepository } from './fraud.repository';
 import type { RiskSignal } from './risk-signal';
 

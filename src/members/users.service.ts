@@ -3,7 +3,7 @@ import type { Actor } from '../access/principal';
 import { ValidationFailedError } from '../common/errors/domain-error';
 import { newId } from '../common/ids';
 import { AppConfig } from '../config/app-config';
-import { DEFAULT_ATTRIBUTION_WINDOW_DAYS } from '../fraud/fraud-settings';
+import { DEFAULT_ATTRIBUTION_WINDOW_DAYS } from '../tenants/fraud-settings';
 import { TransactionHost } from '../database/transaction-host';
 import { AuditService } from '../audit/audit.service';
 import type { MemberStatusResponse } from './dto/member-status.response';

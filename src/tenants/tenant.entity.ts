@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { PayoutSettings } from '../payouts/payout-settings';
-import type { FraudSettingsInput } from '../fraud/fraud-settings';
+import type { FraudSettingsInput } from './fraud-settings';
 import type { Program } from './program';
 
 @Entity({ name: 'tenants' })

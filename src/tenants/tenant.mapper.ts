@@ -1,4 +1,4 @@
-import { withFraudDefaults } from '../fraud/fraud-settings';
+import { withFraudDefaults } from './fraud-settings';
 import { withPayoutDefaults } from '../payouts/payout-settings';
 import type { TenantResponse } from './dto/tenant.response';
 import type { TenantEntity } from './tenant.entity';

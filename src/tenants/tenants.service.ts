@@ -8,7 +8,7 @@ import { AuditService } from '../audit/audit.service';
 import type { CreateTenantDto } from './dto/create-tenant.dto';
 import type { CreatedTenantResponse, TenantResponse } from './dto/tenant.response';
 import type { UpdateTenantDto } from './dto/update-tenant.dto';
-import { DEFAULT_ATTRIBUTION_WINDOW_DAYS, withFraudDefaults } from '../fraud/fraud-settings';
+import { DEFAULT_ATTRIBUTION_WINDOW_DAYS, withFraudDefaults } from './fraud-settings';
 import { withProgramDefaults } from './program';
 import { StaffTokensRepository } from './staff-tokens.repository';
 import { TenantCredentialsService } from './tenant-credentials.service';

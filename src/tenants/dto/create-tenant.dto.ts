@@ -15,7 +15,7 @@ import {
 } from 'class-validator';
 import { IsCurrencyCode, IsIntlLocale, ToCanonicalLocale } from '../../common/i18n/validators';
 import { PayoutSettingsDto } from '../../payouts/payout-settings';
-import { FraudSettingsDto } from '../../fraud/fraud-settings';
+import { FraudSettingsDto } from '../fraud-settings';
 import { ProgramDto } from './program.dto';
 import { IsExactOrigin, IsHostName, IsLinkTemplates } from './tenant-validators';
 

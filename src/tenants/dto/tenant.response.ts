@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PayoutSettingsResponse } from '../../payouts/payout-settings';
-import { FraudSettingsResponse } from '../../fraud/fraud-settings';
+import { FraudSettingsResponse } from '../fraud-settings';
 import { ProgramTierDto } from './program.dto';
 
 export class ProgramResponse {
