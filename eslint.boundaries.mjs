@@ -38,8 +38,13 @@ export const CONTRACTS = {
   leads: ['lead-transitions.ts'],
   members: ['signed-ref.ts'],
   outbox: ['event-types.ts'],
-  payouts: ['payout-settings.ts'],
-  tenants: ['program.ts', 'tenant-lookups.ts', 'link-templates.ts', 'fraud-settings.ts'],
+  tenants: [
+    'program.ts',
+    'tenant-lookups.ts',
+    'link-templates.ts',
+    'fraud-settings.ts',
+    'payout-settings.ts',
+  ],
   widget: ['widget-asset.ts'],
 };
 

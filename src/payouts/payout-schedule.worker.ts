@@ -2,7 +2,7 @@ import { InjectQueue } from '@nestjs/bull';
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { TenantsService } from '../tenants/tenants.service';
-import { scheduleDue, withPayoutDefaults } from './payout-settings';
+import { scheduleDue, withPayoutDefaults } from '../tenants/payout-settings';
 import { PAYOUTS_QUEUE, SCHEDULED_RUNS_CRON, SCHEDULED_RUNS_JOB } from './payouts.queue';
 import { PayoutsRepository } from './payouts.repository';
 import { PayoutsService } from './payouts.service';

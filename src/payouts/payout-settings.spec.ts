@@ -1,4 +1,4 @@
-import { SCHEDULE_PATTERN, scheduleDue, withPayoutDefaults } from './payout-settings';
+import { SCHEDULE_PATTERN, scheduleDue, withPayoutDefaults } from '../tenants/payout-settings';
 import { decimalAmount } from './payouts-csv.service';
 
 describe('payout settings', () => {

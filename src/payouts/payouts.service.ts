@@ -18,7 +18,7 @@ import type {
 import { LedgerService } from './ledger/ledger.service';
 import type { PayoutEntity, PayoutRunEntity } from './payout.entity';
 import { PayoutNotFoundError, PayoutTransitionError } from './payout.errors';
-import { withPayoutDefaults } from './payout-settings';
+import { withPayoutDefaults } from '../tenants/payout-settings';
 import { PayoutsRepository, type PayoutItemRow } from './payouts.repository';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

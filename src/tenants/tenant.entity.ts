@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { PayoutSettings } from '../payouts/payout-settings';
+import type { PayoutSettings } from './payout-settings';
 import type { FraudSettingsInput } from './fraud-settings';
 import type { Program } from './program';
 

@@ -1,5 +1,5 @@
 import { withFraudDefaults } from './fraud-settings';
-import { withPayoutDefaults } from '../payouts/payout-settings';
+import { withPayoutDefaults } from './payout-settings';
 import type { TenantResponse } from './dto/tenant.response';
 import type { TenantEntity } from './tenant.entity';
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Actor } from '../access/principal';
 import { isUniqueViolation } from '../common/errors/pg-errors';
 import { newId } from '../common/ids';
-import { withPayoutDefaults } from '../payouts/payout-settings';
+import { withPayoutDefaults } from './payout-settings';
 import { TransactionHost } from '../database/transaction-host';
 import { AuditService } from '../audit/audit.service';
 import type { CreateTenantDto } from './dto/create-tenant.dto';

@@ -13,7 +13,6 @@ const KNOWN_CYCLE_EDGES: [string, string, string][] = [
     "tenants' routes use access's decorators and Actor; access looks tenants up",
   ],
   ['tenants', 'audit', 'tenants records key and token changes in the audit log'],
-  ['tenants', 'payouts', 'the tenant stores payout settings, typed and defaulted in payouts/'],
   ['bonuses', 'payouts', 'bonuses write the ledger (payouts/ledger), and payouts pay bonuses'],
   ['embed', 'payouts', "the embed reads take balances from payouts' ledger"],
   ['admin-pages', 'console', "admin-pages' areas are drawn in the console's layout"],

@@ -28,7 +28,7 @@ import {
   MarkPayoutFailedDto,
   MarkPayoutPaidDto,
 } from '../../payouts/dto/payout-requests.dto';
-import { withPayoutDefaults } from '../../payouts/payout-settings';
+import { withPayoutDefaults } from '../../tenants/payout-settings';
 import { PayoutsCsvService } from '../../payouts/payouts-csv.service';
 import { PayoutsService } from '../../payouts/payouts.service';
 import { ExportsService } from '../../transfer/exports.service';

@@ -1,6 +1,6 @@
 import { CsrfField } from '../../common/pages/components';
 import type { HtmlPage } from '../../common/pages/page';
-import type { PayoutSettings } from '../../payouts/payout-settings';
+import type { PayoutSettings } from '../../tenants/payout-settings';
 import { PAYOUT_STATUSES } from '../../payouts/payout.entity';
 import type { PayoutListResponse, PayoutRunListResponse } from '../../payouts/dto/payout.response';
 import type { FieldError } from '../../common/errors/domain-error';

@@ -14,7 +14,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { IsCurrencyCode, IsIntlLocale, ToCanonicalLocale } from '../../common/i18n/validators';
-import { PayoutSettingsDto } from '../../payouts/payout-settings';
+import { PayoutSettingsDto } from '../payout-settings';
 import { FraudSettingsDto } from '../fraud-settings';
 import { ProgramDto } from './program.dto';
 import { IsExactOrigin, IsHostName, IsLinkTemplates } from './tenant-validators';

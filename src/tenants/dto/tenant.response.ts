@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { PayoutSettingsResponse } from '../../payouts/payout-settings';
+import { PayoutSettingsResponse } from '../payout-settings';
 import { FraudSettingsResponse } from '../fraud-settings';
 import { ProgramTierDto } from './program.dto';
 
