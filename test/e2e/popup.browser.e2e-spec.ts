@@ -13,6 +13,7 @@ import { type OpenerServer, openerState, screenshot, startOpenerServer } from '.
 import { type BrowserSuite, startBrowserSuite } from '../utils/browser-suite';
 import type { TestApp } from '../utils/create-test-app';
 import { type FormTicket, formTicket } from '../utils/pages-http';
+import { expectPopupPage, hiddenValue, messageOf } from '../utils/popup-pages';
 import type { SmtpCatcher } from '../utils/smtp-catcher';
 
 interface AuthSuccess {
@@ -180,42 +181,6 @@ describe('popup sign-in in a real browser (seed 4.4, SPEC 5)', () => {
     return req.send(new URLSearchParams(body).toString());
   }
 
-  /** Asserts SPEC 5's headers of a popup page; returns the CSP nonce. */
-  function expectPopupPage(res: Response, status = 200): string {
-    expect(res.status).toBe(status);
-    expect(res.headers['content-type']).toMatch(/^text\/html/);
-    expect(res.headers['x-frame-options']).toBe('DENY');
-    expect(res.headers['cache-control']).toBe('no-store');
-    expect(res.headers['cross-origin-opener-policy']).toBeUndefined();
-    const directives = new Map<string, string[]>();
-    for (const directive of String(res.headers['content-security-policy'] ?? '').split(';')) {
-      const [name, ...values] = directive.trim().split(/\s+/);
-      if (name) directives.set(name.toLowerCase(), values);
-    }
-    expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
-    const scriptSrc = directives.get('script-src') ?? [];
-    expect(scriptSrc).toHaveLength(1);
-    const nonce = /^'nonce-([A-Za-z0-9+/_-]{16,}={0,2})'$/.exec(scriptSrc[0])?.[1];
-    expect(nonce).toBeDefined();
-    // Every script element that the browser would execute carries this response's nonce.
-    for (const [tag] of res.text.matchAll(/<script\b[^>]*>/gi)) {
-      if (/type="application\/json"/.test(tag)) continue;
-      expect(tag).toContain(`nonce="${nonce}"`);
-    }
-    return nonce!;
-  }
-
-  /** The hidden-field value of `name` in a form page, unescaped. */
-  function hiddenValue(html: string, name: string): string | undefined {
-    const raw = new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1];
-    return raw
-      ?.replace(/&quot;/g, '"')
-      .replace(/&#39;/g, "'")
-      .replace(/&lt;/g, '<')
-      .replace(/&gt;/g, '>')
-      .replace(/&amp;/g, '&');
-  }
-
   /** Signs `email` in over plain HTTP; returns the session cookie (`svc_session=…`). */
   async function signInOverHttp(email: string, state: string): Promise<string> {
     const sent = await postForm('/oauth/authorize/email', { ...authorizeParams(state), email });
@@ -232,12 +197,6 @@ describe('popup sign-in in a real browser (seed 4.4, SPEC 5)', () => {
       .find((c) => c.startsWith('svc_session='));
     expect(cookie).toBeDefined();
     return cookie!.split(';')[0];
-  }
-
-  function messageOf(html: string): { origins: string[]; message: Record<string, unknown> } {
-    const json = /<script type="application\/json" id="data">([\s\S]*?)<\/script>/.exec(html)?.[1];
-    expect(json).toBeDefined();
-    return JSON.parse(json!);
   }
 
   // ---------------------------------------------------------------------------------------------
