@@ -12,8 +12,8 @@ import { upsertUser } from '../factories/users.factory';
 import { type OpenerServer, openerState, screenshot, startOpenerServer } from '../utils/browser';
 import { type BrowserSuite, startBrowserSuite } from '../utils/browser-suite';
 import type { TestApp } from '../utils/create-test-app';
-import { type FormTicket, formTicket } from '../utils/pages-http';
-import { expectPopupPage, hiddenValue, messageOf } from '../utils/popup-pages';
+import { type FormTicket, formTicket, hiddenField } from '../utils/pages-http';
+import { expectPopupPage, messageOf } from '../utils/popup-pages';
 import type { SmtpCatcher } from '../utils/smtp-catcher';
 
 interface AuthSuccess {
@@ -348,12 +348,12 @@ describe('popup sign-in in a real browser (seed 4.4, SPEC 5)', () => {
       const cookie = await signInOverHttp(member.email, state);
       const consent = await getAuthorize(state).set('Cookie', cookie);
       expectPopupPage(consent);
-      expect(hiddenValue(consent.text, 'state')).toBe(state);
+      expect(hiddenField(consent.text, 'state')).toBe(state);
       const done = await postForm(
         '/oauth/authorize/decision',
         {
           ...authorizeParams(state),
-          _csrf: hiddenValue(consent.text, '_csrf')!,
+          _csrf: hiddenField(consent.text, '_csrf')!,
           decision: 'allow',
         },
         cookie,
@@ -561,7 +561,7 @@ describe('popup sign-in in a real browser (seed 4.4, SPEC 5)', () => {
     const consent = await getAuthorize(state).set('Cookie', cookie);
     expectPopupPage(consent);
     expect(consent.text).toContain('data-action="allow"');
-    const csrf = hiddenValue(consent.text, '_csrf')!;
+    const csrf = hiddenField(consent.text, '_csrf')!;
     expect(csrf).toBeTruthy();
     const postDecision = (token: string, sessionCookie = cookie) =>
       postForm(

@@ -1,6 +1,6 @@
 /**
  * Reading the sign-in popup's pages over plain HTTP (test/e2e/popup.browser.e2e-spec.ts): SPEC 5's
- * headers and CSP nonce, a form's hidden fields, and the message a result page posts.
+ * headers and CSP nonce, and the message a result page posts (hidden fields: pages-http.ts).
  */
 import type { Response } from 'supertest';
 
@@ -27,17 +27,6 @@ export function expectPopupPage(res: Response, status = 200): string {
     expect(tag).toContain(`nonce="${nonce}"`);
   }
   return nonce!;
-}
-
-/** The hidden-field value of `name` in a form page, unescaped. */
-export function hiddenValue(html: string, name: string): string | undefined {
-  const raw = new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1];
-  return raw
-    ?.replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
 }
 
 /** The message a result page posts to its opener, and the origins it may post to. */
