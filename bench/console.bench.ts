@@ -1,5 +1,5 @@
 /**
- * The program console at scale (issue 18, SPEC 10): the overview and the partners search of a
+ * The program console at scale (docs/console.md): the overview and the partners search of a
  * tenant of 1,000,000 members, 2,000,000 leads and 3,000,000 bonuses, p50/p95/p99, each printed
  * beside the same answer computed by a direct aggregate query over the raw tables (what the page
  * would cost without the rollups and indexes of ConsoleRollups). Target: overview p95 ≤ 300 ms.

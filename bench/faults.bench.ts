@@ -1,5 +1,5 @@
 /**
- * A fault run with figures (SPEC 12, docs/operations.md "A fault run"): 3 API and 2 worker
+ * A fault run with figures (docs/operations.md "A fault run"): 3 API and 2 worker
  * processes of the real service on a private PostgreSQL and a private Redis behind Sentinel, under
  * a bounded, steady mix of Federation writes (users, leads, conversions, reversals) and Embed
  * reads, while, one phase after another: a worker is SIGKILLed, an API process is SIGKILLed,

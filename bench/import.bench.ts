@@ -1,5 +1,5 @@
 /**
- * `npm run bench:import` (issue 21, SPEC 13): 1,000,000 members with referrers, in random order,
+ * `npm run bench:import` (docs/import-export.md): 1,000,000 members with referrers, in random order,
  * imported through the real HTTP route (POST /admin/v1/tenants/:slug/imports, streamed), beside
  * the floor: a plain `COPY` of the same file into a bare table, in the same run and database.
  * Targets: the import under 2 minutes and within 4× the floor. Prints both, their ratio and the

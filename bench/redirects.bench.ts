@@ -1,5 +1,5 @@
 /**
- * Short-link redirect throughput (SPEC 5, GET /s/:code): each redirect looks the code up (in
+ * Short-link redirect throughput (docs/embedding.md, GET /s/:code): each redirect looks the code up (in
  * memory once it has been followed), counts a click (written to deeplinks and members in batches
  * by ClickCounter) and answers 302 with `ref` added. The benchmark
  * compares it with the floor of what any Node HTTP server can do on this machine: a node:http

@@ -1,5 +1,5 @@
 /**
- * Write throughput (SPEC 12, issue 20): `POST /federation/v1/conversions/register` per second at
+ * Write throughput (docs/operations.md): `POST /federation/v1/conversions/register` per second at
  * 32 concurrent clients, beside a hand-written `node:http` + `pg` endpoint that does the same
  * writes in one transaction (a conversion, one bonus and one balance upsert per paid tier, and an
  * event per change, in tables of its own with the same keys), in the same run. Target: service ÷

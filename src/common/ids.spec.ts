@@ -6,7 +6,7 @@ const ULID_SHAPED = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 const HOUR_MS = 3600 * 1000;
 
 /**
- * Issue #15, finding 11: a service user's id is shared by every tenant that has the person, so it
+ * docs/security.md: a service user's id is shared by every tenant that has the person, so it
  * must not tell one tenant when another created it. Other ids keep their time-ordered ULIDs.
  */
 describe('service user ids (usr_)', () => {

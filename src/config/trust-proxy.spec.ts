@@ -8,7 +8,7 @@ const SECRETS = {
   SECRETS_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
 };
 
-/** Issue #15, finding 9: nobody's X-Forwarded-For is trusted unless TRUST_PROXY says whose. */
+/** docs/security.md: nobody's X-Forwarded-For is trusted unless TRUST_PROXY says whose. */
 describe('TRUST_PROXY', () => {
   const load = (value?: string) =>
     loadConfig(value === undefined ? SECRETS : { ...SECRETS, TRUST_PROXY: value }, {

@@ -1,7 +1,7 @@
 import { fillLinkTemplate, linkTemplateError } from './link-templates';
 
 /**
- * Issue #15, finding 7: `{id}` of a link template may sit only where the target id cannot change
+ * docs/security.md: `{id}` of a link template may sit only where the target id cannot change
  * the site a short link leads to (path, query, fragment), and is encoded for that place.
  */
 describe('linkTemplateError', () => {

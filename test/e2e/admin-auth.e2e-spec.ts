@@ -37,7 +37,7 @@ const CREDENTIALS: Credential[] = [
  */
 interface Route<P = unknown> {
   name: string;
-  /** The staff roles SPEC 2 lets through; the platform token always passes, nothing else does. */
+  /** The staff roles README.md lets through; the platform token always passes, nothing else does. */
   staff: Role[];
   ok: number;
   prepare: (slug: string) => Promise<P>;
@@ -69,7 +69,7 @@ function expectProblem(res: Response, status: number, code: string) {
   expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
 }
 
-describe('Admin API: who may do what (SPEC 2)', () => {
+describe('Admin API: who may do what (README.md)', () => {
   let t: TestApp;
   let tenant: TestTenant;
   let other: TestTenant;

@@ -1,5 +1,5 @@
 /**
- * Issue #15, finding 6: the tenant keys on the integration page (/org/<slug>/integration) are for
+ * docs/security.md: the tenant keys on the integration page (/org/<slug>/integration) are for
  * owners only, as in the Admin API (GET/POST/DELETE …/keys are owner-only). Viewers and managers
  * see neither the list nor its actions, and the actions are refused on the server.
  */
@@ -16,7 +16,7 @@ const SEES_KEYS: Record<Who, boolean> = {
   platform: true,
 };
 
-describe('integration page: tenant keys are for owners only (issue #15, finding 6)', () => {
+describe('integration page: tenant keys are for owners only (docs/security.md)', () => {
   let t: TestApp;
   let org: TestTenant;
   const tokens = {} as Record<Who, string>;

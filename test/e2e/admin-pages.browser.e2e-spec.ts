@@ -1,5 +1,5 @@
 /**
- * The organisation admin pages (SPEC 2 and 8) driven in a real headless Chromium: the service
+ * The organisation admin pages (README.md) driven in a real headless Chromium: the service
  * listens on a loopback port with real PostgreSQL and Redis, webhooks go to a real HTTPS receiver
  * with a self-signed certificate, and every action is a click on a plain HTML form. Screenshots of
  * every page (desktop and phone width) go to test-output/screenshots/admin-*.png (git-ignored).
@@ -26,7 +26,7 @@ import { type HttpsReceiver, startHttpsReceiver } from '../utils/https-receiver'
 import { newRunId } from '../utils/test-env';
 
 /**
- * SPEC 1: money as `Intl.NumberFormat(locale, {style: 'currency', …})` prints it; the tenant is
+ * docs/embedding.md: money as `Intl.NumberFormat(locale, {style: 'currency', …})` prints it; the tenant is
  * an English one (`en-US`), so the bonus queue, a console page, speaks English.
  */
 const rub = (kopecks: number) =>
@@ -39,7 +39,7 @@ const rub = (kopecks: number) =>
 
 const CONVERSIONS = 6;
 
-describe('organisation admin pages in a real browser (SPEC 2 and 8)', () => {
+describe('organisation admin pages in a real browser (README.md)', () => {
   let suite: BrowserSuite | undefined;
   let t: TestApp | undefined;
   let receiver: HttpsReceiver | undefined;

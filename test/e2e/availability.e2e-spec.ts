@@ -13,7 +13,7 @@ import {
 import { testEnv } from '../utils/test-env';
 
 /**
- * Issue #14: a database that goes away is `503 unavailable` with `Retry-After`, never a 500, and
+ * docs/operations.md: a database that goes away is `503 unavailable` with `Retry-After`, never a 500, and
  * readiness follows the process's role. Real servers: a private PostgreSQL restarted under
  * requests, a private Redis stopped and started, a real worker process.
  */

@@ -4,7 +4,7 @@ import { upsertUser, UpsertedUser } from '../factories/users.factory';
 import { createTestApp, TestApp } from '../utils/create-test-app';
 
 /**
- * Issue #22 / SPEC 1: unknown body fields are refused (400), never silently dropped, also on the
+ * docs/embedding.md: unknown body fields are refused (400), never silently dropped, also on the
  * admin POSTs that take no body at all (approve, activate, webhook test, secret rotation, replay)
  * and on DELETEs. An empty object, or no body, is still accepted.
  */

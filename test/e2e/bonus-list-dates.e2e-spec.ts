@@ -4,7 +4,7 @@ import { upsertUser, UpsertedUser } from '../factories/users.factory';
 import { createTestApp, TestApp } from '../utils/create-test-app';
 
 /**
- * The admin bonus list's creation-time window (issue #14, item 8): `created_from` inclusive,
+ * The admin bonus list's creation-time window (README.md): `created_from` inclusive,
  * `created_to` exclusive, alone or together, at the exact boundaries. The bonuses' `created_at`
  * are set in the database, so every boundary is hit to the millisecond (and below it).
  */
@@ -27,7 +27,7 @@ const STORED = {
 type Name = keyof typeof STORED;
 const ALL = Object.keys(STORED) as Name[];
 
-describe('admin bonus list: created_from inclusive, created_to exclusive (issue #14, item 8)', () => {
+describe('admin bonus list: created_from inclusive, created_to exclusive (README.md)', () => {
   let t: TestApp;
   let tenant: TestTenant;
   let partner: UpsertedUser;

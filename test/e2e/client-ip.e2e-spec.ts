@@ -5,10 +5,10 @@ import { upsertUser } from '../factories/users.factory';
 import { createTestApp, TestApp } from '../utils/create-test-app';
 
 /**
- * Issue #15, finding 9: which address the per-IP rate limits count. With the default
+ * docs/security.md: which address the per-IP rate limits count. With the default
  * configuration nobody's X-Forwarded-For is trusted, so a client (here on loopback, the same host)
  * cannot pick its address with it; TRUST_PROXY names the proxies whose X-Forwarded-For is.
- * Measured through the lead form's limit (SPEC 7: 20 per minute per IP).
+ * Measured through the lead form's limit (docs/operations.md: 20 per minute per IP).
  */
 const LEAD_FORM_PER_MINUTE = 20;
 
@@ -105,7 +105,7 @@ describe.each([
 });
 
 /**
- * The popup's sign-in steps have per-IP limits besides the per-email ones (issue #15): 20 code
+ * The popup's sign-in steps have per-IP limits besides the per-email ones (docs/security.md): 20 code
  * requests and 30 code tries per IP in 10 minutes, answered with the popup's own 429 page.
  */
 describe('popup sign-in steps: per-IP limits', () => {

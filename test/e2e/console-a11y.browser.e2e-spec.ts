@@ -1,5 +1,5 @@
 /**
- * Accessibility of the program console and the widgets (issue 18): axe-core, a maintained WCAG
+ * Accessibility of the program console and the widgets (docs/console.md): axe-core, a maintained WCAG
  * checker, runs in Chromium on every console page (Russian and English, desktop and phone
  * width) and on /demo with every widget rendered (their Shadow DOMs included), and finds no
  * WCAG 2 A or AA violation.
@@ -36,7 +36,7 @@ async function violations(page: Page): Promise<string[]> {
   );
 }
 
-describe('accessibility: axe-core finds no WCAG 2 A/AA violation (issue 18)', () => {
+describe('accessibility: axe-core finds no WCAG 2 A/AA violation (docs/console.md)', () => {
   let suite: BrowserSuite | undefined;
   let org: TestTenant;
   let partnerId: string;

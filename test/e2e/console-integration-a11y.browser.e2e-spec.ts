@@ -1,5 +1,5 @@
 /**
- * Issue 18 (SPEC 10): the integration page, a webhook event's page and the audit log are console
+ * The console (docs/console.md): the integration page, a webhook event's page and the audit log are console
  * pages: the console's navigation with the page marked, the tenant's language (Russian here) or the
  * one `?lang=` chose for the session, a phone's width without sideways scrolling of the page, and
  * no WCAG 2 A/AA violation found by axe-core (Russian and English, 1280 and 390 px, owner and
@@ -41,7 +41,7 @@ async function violations(page: Page): Promise<string[]> {
   );
 }
 
-describe('console integration and audit log pages: languages, phone width, accessibility (issue 18)', () => {
+describe('console integration and audit log pages: languages, phone width, accessibility (docs/console.md)', () => {
   let suite: BrowserSuite | undefined;
   let receiver: HttpsReceiver | undefined;
   let org: TestTenant;

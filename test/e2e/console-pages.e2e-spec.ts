@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../utils/create-test-app';
 import { cookiePairs, hiddenField, orgCsrf, orgSignIn } from '../utils/pages-http';
 
 /**
- * The console's pages over plain HTTP (SPEC 10): the overview shows the stats API's numbers, the
+ * The console's pages over plain HTTP (docs/console.md): the overview shows the stats API's numbers, the
  * partners list and page show their API twins' data, the CSV is the list's search, the language
  * follows the tenant and `?lang=` for the session, and the roles and CSRF rules of the admin pages
  * hold: a viewer changes nothing, another tenant's staff sees nothing, a form without its token

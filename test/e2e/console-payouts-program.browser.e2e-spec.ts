@@ -1,5 +1,5 @@
 /**
- * The console's Payouts and Program pages (SPEC 9, 10) in a real headless Chromium, as a manager
+ * The console's Payouts and Program pages (docs/payouts.md, docs/console.md) in a real headless Chromium, as a manager
  * goes through them: run payouts, download the run CSV, have a bad settle file refused with its
  * line named, settle by upload, mark one payout paid and one failed, see the partner page's
  * balances follow; edit the program and see the cascade preview change (live with JavaScript,
@@ -38,7 +38,7 @@ interface Seeded {
   leadOfX: string;
 }
 
-describe('console payouts and program pages in a real browser (SPEC 9, 10)', () => {
+describe('console payouts and program pages in a real browser (docs/payouts.md, docs/console.md)', () => {
   let suite: BrowserSuite | undefined;
   const s = () => suite!;
 

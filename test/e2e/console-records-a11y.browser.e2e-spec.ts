@@ -1,5 +1,5 @@
 /**
- * Accessibility of the console's conversions, leads, bonus queue and ban form (issue 18):
+ * Accessibility of the console's conversions, leads, bonus queue and ban form (docs/console.md):
  * axe-core runs in Chromium on each of them (Russian and English, desktop and phone width, as a
  * manager and as a viewer) and finds no WCAG 2 A or AA violation.
  */
@@ -33,7 +33,7 @@ async function violations(page: Page): Promise<string[]> {
   );
 }
 
-describe('accessibility of the console record pages: no WCAG 2 A/AA violation (issue 18)', () => {
+describe('accessibility of the console record pages: no WCAG 2 A/AA violation (docs/console.md)', () => {
   let suite: BrowserSuite | undefined;
   let org: TestTenant;
   let partnerId: string;

@@ -1,5 +1,5 @@
 /**
- * The console's conversions, leads, bonus queue and ban (SPEC 10, issue 18) in a real headless
+ * The console's conversions, leads, bonus queue and ban (docs/console.md) in a real headless
  * Chromium, as a manager goes through them: find a partner's conversions, reverse one and see it
  * reversed; the leads list and its CSV; the flagged bonus queue with names and amounts, approve;
  * ban a partner and their link answers 410. Once with JavaScript disabled at desktop width, once
@@ -30,7 +30,7 @@ interface Fixture {
   flaggedCustomer: string;
 }
 
-describe('console conversions, leads, bonus queue and ban in a real browser (SPEC 10)', () => {
+describe('console conversions, leads, bonus queue and ban in a real browser (docs/console.md)', () => {
   let suite: BrowserSuite | undefined;
   let base: string;
   let org: TestTenant;

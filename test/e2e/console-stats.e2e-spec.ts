@@ -6,7 +6,7 @@ import { createChain, type UpsertedUser } from '../factories/users.factory';
 import { createTestApp, type TestApp } from '../utils/create-test-app';
 
 /**
- * SPEC 10's stats (`GET /admin/v1/tenants/:slug/stats`), read from the rollups the triggers of
+ * docs/console.md's stats (`GET /admin/v1/tenants/:slug/stats`), read from the rollups the triggers of
  * ConsoleRollups keep: after real operations through the API (leads, conversions and their
  * cascades, approvals, rejections, a reversal, clicks) and backdating, every number equals the
  * same number computed by a direct aggregate over the raw tables, and the trigger-kept rollups

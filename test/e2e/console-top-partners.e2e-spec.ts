@@ -4,7 +4,7 @@ import { createChain, type UpsertedUser } from '../factories/users.factory';
 import { createTestApp, type TestApp } from '../utils/create-test-app';
 
 /**
- * The top partners of the stats (SPEC 10) are settled from each day's largest commissions and a
+ * The top partners of the stats (docs/console.md) are settled from each day's largest commissions and a
  * bound on everyone else, or from the members whose all-time totals reach the best sums found
  * (StatsRepository.topPartners), without summing every partner. Property:
  * for random histories of bonuses (amounts skewed or flat, negative adjustments, every status,

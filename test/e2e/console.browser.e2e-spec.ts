@@ -1,5 +1,5 @@
 /**
- * The program console (SPEC 10) in a real headless Chromium, as a manager goes through it: read
+ * The program console (docs/console.md) in a real headless Chromium, as a manager goes through it: read
  * the overview's numbers (equal to the stats API's), find a partner, deactivate and activate them;
  * once with JavaScript disabled at desktop width and once at a phone's width. A viewer's page has
  * no forms that change anything, and the server refuses the post. Screenshots of each page go to
@@ -18,7 +18,7 @@ const VARIANTS = [
   { name: 'phone', width: 390, javaScriptEnabled: true },
 ] as const;
 
-describe('program console in a real browser (SPEC 10)', () => {
+describe('program console in a real browser (docs/console.md)', () => {
   let suite: BrowserSuite | undefined;
   let base: string;
   let org: TestTenant;

@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../utils/create-test-app';
 import { freePort } from '../utils/processes';
 
 /**
- * Issue #22: a second development instance on another port, sharing the database, must not take
+ * README.md: a second development instance on another port, sharing the database, must not take
  * the demo's shared link away from the first; once the first is gone, the link follows the
  * instance that is there.
  */

@@ -1,5 +1,5 @@
 /**
- * The Embed Action API's bearer JWT (seed 4.2; SPEC 5): what the popup issues, and the battery of
+ * The Embed Action API's bearer JWT (seed 4.2; docs/embedding.md): what the popup issues, and the battery of
  * forged, expired, tampered and foreign tokens it refuses. Setup: embed-action-suite.
  */
 import jwt from 'jsonwebtoken';
@@ -164,7 +164,7 @@ describe('embed action API: the bearer JWT', () => {
     });
 
     it.each(['exp', 'iat', 'iss', 'aud', 'sub', 'tid', 'scope', 'jti'])(
-      'refuses a token signed with the right secret but without %s with 401 invalid_token (issue #15)',
+      'refuses a token signed with the right secret but without %s with 401 invalid_token (docs/security.md)',
       async (claim) => {
         const claims: Record<string, unknown> = a.validClaims();
         delete claims[claim];
@@ -178,7 +178,7 @@ describe('embed action API: the bearer JWT', () => {
       },
     );
 
-    it('refuses claims the popup never issues: a longer life, a future iat, odd types (issue #15)', async () => {
+    it('refuses claims the popup never issues: a longer life, a future iat, odd types (docs/security.md)', async () => {
       const now = Math.floor(Date.now() / 1000);
       for (const change of [
         { exp: now + 30 * 24 * 3600 },

@@ -1,6 +1,6 @@
 /**
  * The Embed Action API under other settings: SHORT_LINK_BASE_URL, and the rate limits of the lead
- * form and the referral-link call (RATE_LIMITS=on; SPEC 7).
+ * form and the referral-link call (RATE_LIMITS=on; docs/operations.md).
  */
 import { randomBytes } from 'node:crypto';
 import { EmbedTokenService } from '../../src/access/embed-token.service';
@@ -96,7 +96,7 @@ describe('rate limits (RATE_LIMITS=on)', () => {
     expect(statuses).toEqual(Array(20).fill(200));
     const limited = await submit(ip, 21);
     expectProblem(limited, 429, 'rate_limited');
-    // A page must be able to read the refusal (issue #22): CORS on the 429 too.
+    // A page must be able to read the refusal (docs/embedding.md): CORS on the 429 too.
     expect(limited.headers['access-control-allow-origin']).toBe(origin);
     expect(limited.headers.vary).toMatch(/\bOrigin\b/);
     const retryAfter = Number(limited.headers['retry-after']);
@@ -109,7 +109,7 @@ describe('rate limits (RATE_LIMITS=on)', () => {
     expect((await submit(testIp(), 22)).status).toBe(200);
   }, 120_000);
 
-  it('Embed Action API: the 601st call from one IP to one tenant within a minute is 429 (SPEC 7: 600/min per IP and tenant)', async () => {
+  it('Embed Action API: the 601st call from one IP to one tenant within a minute is 429 (docs/operations.md: 600/min per IP and tenant)', async () => {
     await startEarlyInAMinute(30);
     const ip = testIp();
     const statuses: number[] = [];

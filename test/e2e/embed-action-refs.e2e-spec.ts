@@ -1,5 +1,5 @@
 /**
- * Signed refs (SPEC 5): the lead form that takes them and the Federation upsert's signed_ref.
+ * Signed refs (docs/embedding.md): the lead form that takes them and the Federation upsert's signed_ref.
  * Setup: embed-action-suite.
  */
 import { randomBytes } from 'node:crypto';

@@ -4,7 +4,7 @@ import { upsertUser } from '../factories/users.factory';
 import { createTestApp, TestApp } from '../utils/create-test-app';
 
 /**
- * SPEC 4 / issue #22: every answer on an Embed path to an allowed Origin carries
+ * docs/embedding.md: every answer on an Embed path to an allowed Origin carries
  * `Access-Control-Allow-Origin` and `Vary: Origin`, errors included, so the page's script can
  * read the code; errors raised before the origin check (body parsing, the request target) too.
  */

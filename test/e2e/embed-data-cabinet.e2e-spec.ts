@@ -1,5 +1,5 @@
 /**
- * The Embed Data API's cabinet and bonuses bodies (seed 2.2, 4.1; SPEC 4): every field, the newest
+ * The Embed Data API's cabinet and bonuses bodies (seed 2.2, 4.1; docs/embedding.md): every field, the newest
  * leads and transactions, totals and accounts per currency. Setup: embed-data-suite.
  */
 import { createLead, registerConversion } from '../factories/money.factory';
@@ -18,7 +18,7 @@ describe('embed data: cabinet and bonuses', () => {
   const d = embedDataSuite();
 
   describe('cabinet', () => {
-    it('has every field of the seed and SPEC 4', async () => {
+    it('has every field of the seed and docs/embedding.md', async () => {
       const res = await d.embed('cabinet', d.partner.memberId);
       expect(res.status).toBe(200);
       expect(res.headers['access-control-allow-origin']).toBe(d.origin);

@@ -1,6 +1,6 @@
 /**
  * The Embed Data API's figures through the life of bonuses, and its leads and partners lists
- * (seed 4.1; SPEC 3.2, 4). Setup: embed-data-suite.
+ * (seed 4.1; docs/money.md.2, 4). Setup: embed-data-suite.
  */
 import { createLead, registerConversion } from '../factories/money.factory';
 import { createTenant } from '../factories/tenants.factory';

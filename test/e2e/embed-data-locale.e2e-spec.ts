@@ -1,5 +1,5 @@
 /**
- * The Embed Data API's locales (SPEC 1), its validation, and tenant isolation. Setup:
+ * The Embed Data API's locales (docs/embedding.md), its validation, and tenant isolation. Setup:
  * embed-data-suite.
  */
 import { type Response } from 'supertest';

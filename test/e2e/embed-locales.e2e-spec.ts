@@ -6,13 +6,13 @@ import { createTestApp, TestApp } from '../utils/create-test-app';
 import { orgSignIn } from '../utils/pages-http';
 
 /**
- * Any locale and currency (issue #14, item 3): a tenant may use any BCP 47 locale Intl supports
+ * Any locale and currency (docs/embedding.md): a tenant may use any BCP 47 locale Intl supports
  * and any ISO 4217 currency Intl knows; the Embed Data API prints its amounts and relative times
  * exactly as Intl does for that locale, with English labels where there is no translation, and
  * `?locale=` takes any such tag too. The admin pages format amounts in the tenant's locale.
  */
 
-/** SPEC 1: exactly what Intl prints. */
+/** docs/embedding.md: exactly what Intl prints. */
 function money(kopecks: number, currency: string, locale: string): string {
   return new Intl.NumberFormat(locale, {
     style: 'currency',
@@ -70,7 +70,7 @@ function expectProblem(res: Response, status: number, code: string) {
 
 jest.setTimeout(60_000);
 
-describe('any locale and currency (issue #14, item 3)', () => {
+describe('any locale and currency (docs/embedding.md)', () => {
   let t: TestApp;
 
   const admin = (method: 'get' | 'post' | 'patch', path: string) =>

@@ -5,7 +5,7 @@ import { upsertUser, UpsertedUser } from '../factories/users.factory';
 import { createTestApp, TestApp } from '../utils/create-test-app';
 
 /**
- * The Embed Data API's origin gate and CORS answers (seed 4.1 rule 1, 5, 7; SPEC 4): exact
+ * The Embed Data API's origin gate and CORS answers (seed 4.1 rule 1, 5, 7; docs/embedding.md): exact
  * origin match, an empty Access-Control-Allow-Origin on refusal, `Vary: Origin` everywhere,
  * preflight, no credentials, and the same-origin rule.
  */

@@ -5,7 +5,7 @@ import { upsertUser, UpsertedUser } from '../factories/users.factory';
 import { createTestApp, TestApp } from '../utils/create-test-app';
 
 /**
- * GET /embed/v1/data/referral-tree/:user_id (seed 2.2, 4.1; SPEC 4): levels by depth ordered by
+ * GET /embed/v1/data/referral-tree/:user_id (seed 2.2, 4.1; docs/embedding.md): levels by depth ordered by
  * joined_at then id, max_depth, hit_depth_cap, total_downline over the whole downline (also after a
  * subtree is attached later), and the 1000-node cut. Trees are built through the Federation API.
  */
@@ -56,7 +56,7 @@ class Model {
     return this.levels(id).length - 1;
   }
 
-  /** SPEC 4's order inside a level: joined_at, then id. */
+  /** docs/embedding.md's order inside a level: joined_at, then id. */
   order(ids: string[]): string[] {
     return [...ids].sort((a, b) => {
       const d = this.joined.get(a)! - this.joined.get(b)!;

@@ -1,4 +1,4 @@
-// A fuzz battery generated from the OpenAPI document (issue #14.2): every operation the document
+// A fuzz battery generated from the OpenAPI document (README.md, "Tests"): every operation the document
 // lists, with valid credentials for its security so the requests get past authentication, and
 // each of its path parameters, query parameters, headers and body fields (nested ones too) in
 // turn given hostile values: NUL and other control characters, unpaired surrogates, `null`,

@@ -154,7 +154,7 @@ describe('hostile input', () => {
         const res = await t.http().get(path);
         expectPage(res, 400);
       }
-      // The popup keeps window.opener on every answer (SPEC 5), this one too.
+      // The popup keeps window.opener on every answer (docs/embedding.md), this one too.
       const popup = await t.http().get('/oauth/authorize?client_id=%00');
       expect(popup.headers['cross-origin-opener-policy']).toBeUndefined();
     });

@@ -4,7 +4,7 @@ import { upsertUser, UpsertedUser } from '../factories/users.factory';
 import { createTestApp, TestApp } from '../utils/create-test-app';
 
 /**
- * Retention (SPEC 6: events are kept for 30 days) and the clean-up of expired credentials. Rows
+ * Retention (docs/webhooks.md: events are kept for 30 days) and the clean-up of expired credentials. Rows
  * are written straight into PostgreSQL with the ages under test, then one housekeeping run.
  */
 describe('housekeeping', () => {

@@ -1,4 +1,4 @@
-// The cross-cutting HTTP contract of SPEC 1 and 1.1 over the real app: problem documents, body
+// The cross-cutting HTTP contract of README.md, "Errors" over the real app: problem documents, body
 // parsing (size, media type, JSON shape), strict validation, request ids, security headers and
 // credentials. Feature specs test their own codes; this file tests what every route shares.
 import type { Response } from 'supertest';
@@ -11,7 +11,7 @@ jest.setTimeout(30_000);
 
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
-/** Asserts the SPEC 1.1 problem document shape and returns the body for further checks. */
+/** Asserts the README.md, "Errors" problem document shape and returns the body for further checks. */
 function expectProblem(res: Response, status: number, code: string) {
   expect(res.status).toBe(status);
   expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
@@ -59,7 +59,7 @@ function expectFieldErrors(body: { errors?: unknown }) {
   return errors as { field: string; message: string }[];
 }
 
-describe('HTTP contract (SPEC 1, 1.1)', () => {
+describe('HTTP contract (docs/embedding.md, 1.1)', () => {
   let t: TestApp;
   let tenant: TestTenant;
 

@@ -7,7 +7,7 @@ import { freePort, ManagedChild, spawnService, stopAllChildren } from '../utils/
 import { testEnv } from '../utils/test-env';
 
 /**
- * Issue #14: idempotency that survives a crash. A real API process gets a burst of keyed
+ * docs/money.md (idempotency): idempotency that survives a crash. A real API process gets a burst of keyed
  * requests on every keyed Federation route, is SIGKILLed while they are in flight, and is started
  * again; every client then retries with the same key and body until it gets an answer. Nothing
  * may happen twice, and every retry must be answered as the first request would have been.

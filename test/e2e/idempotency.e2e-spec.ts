@@ -5,7 +5,7 @@ import { createTenant, TestTenant } from '../factories/tenants.factory';
 import { upsertUser, UpsertedUser } from '../factories/users.factory';
 import { createTestApp, TestApp } from '../utils/create-test-app';
 
-/** SPEC 3: the optional `Idempotency-Key` header on every federation POST. */
+/** docs/money.md: the optional `Idempotency-Key` header on every federation POST. */
 // Real PostgreSQL, Redis and concurrency: allow for a loaded machine (the project-level
 // testTimeout in jest.config.js is not applied by Jest, which leaves its 5 s default).
 jest.setTimeout(30_000);
@@ -253,7 +253,7 @@ describe('Idempotency-Key on federation POSTs', () => {
       const res = await post('/federation/v1/leads', body, 'held-key');
       expect(res.status).toBe(409);
       expect(res.body.code).toBe('idempotency_key_in_use');
-      // Another spelling of the same route is the same scope (issue #15: scope by route).
+      // Another spelling of the same route is the same scope (docs/security.md).
       const spelled = await post('/federation/v1/leads/', body, 'held-key');
       expect(spelled.status).toBe(409);
       expect(await leadCount()).toBe(0);

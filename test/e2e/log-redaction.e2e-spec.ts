@@ -1,5 +1,5 @@
 /**
- * Issue #15, finding 2: the access log must never hold a working credential. The service runs as
+ * docs/security.md: the access log must never hold a working credential. The service runs as
  * a real child process (`src/main.ts`, LOG_LEVEL=info, its whole stdout and stderr in a file), a
  * staff member signs in on the admin pages and a partner signs in through the popup, for real; then
  * no cookie value, token, key, CSRF token or sign-in code may appear anywhere in the log, while
@@ -21,7 +21,7 @@ import { testEnv } from '../utils/test-env';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe('the access log holds no credential (issue #15, finding 2)', () => {
+describe('the access log holds no credential (docs/security.md)', () => {
   let smtp: SmtpCatcher | undefined;
   let service: ManagedChild | undefined;
   let logFile: string;

@@ -3,7 +3,7 @@ import { upsertUser, UpsertedUser } from '../factories/users.factory';
 import { createTestApp, TestApp } from '../utils/create-test-app';
 
 /**
- * Issue #22 / README "Ids": wherever the Federation or Admin API takes a member, its `usr_…`
+ * README "Ids": wherever the Federation or Admin API takes a member, its `usr_…`
  * and its `mbr_…` id are both accepted and name the same member; another tenant's is not found.
  */
 jest.setTimeout(30_000);

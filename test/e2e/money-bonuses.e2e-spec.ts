@@ -24,7 +24,7 @@ const BONUS_FIELDS = [
   'created_at',
   'review',
 ].sort();
-/** Seed section 6 (with SPEC's `source` and `written_off` extensions): the payload keys, exactly. */
+/** Seed section 6 (with the documented `source` and `written_off` extensions): the payload keys, exactly. */
 const PAYLOAD_KEYS: Record<string, string[]> = {
   'lead.created': ['lead_id', 'referrer_user_id', 'contact', 'offer_id', 'metadata', 'source'],
   'bonus.pending': [

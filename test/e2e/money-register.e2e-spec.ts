@@ -1,6 +1,6 @@
 /**
  * Registering conversions over the Federation API: validation, conflicts on external_order_id,
- * the lead's status and the cascade of bonuses over the tiers (SPEC 2.1). Setup: money-suite.
+ * the lead's status and the cascade of bonuses over the tiers (README.md). Setup: money-suite.
  */
 import { createLead, eventsOf, registerConversion } from '../factories/money.factory';
 import { createTenant } from '../factories/tenants.factory';

@@ -1,4 +1,4 @@
-// Issue 14, item 4: the OpenAPI document lists every route the application serves, HTML pages,
+// The OpenAPI document lists every route the application serves, HTML pages,
 // scripts and operations included, and nothing it does not serve. The served routes are read from
 // the running app's Express router (what Nest really registered), not from a list kept by hand;
 // the fast lanes, which answer ahead of Express, name their routes, and each must be a documented
@@ -116,7 +116,7 @@ function probePath(path: string): string {
   return path.replace(/\{([^}]+)\}/g, 'zzzzzzzz');
 }
 
-describe('OpenAPI document vs the routes served (issue 14)', () => {
+describe('OpenAPI document vs the routes served', () => {
   let t: TestApp;
   let doc: OpenApi;
   let served: string[];

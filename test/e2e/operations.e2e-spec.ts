@@ -1,4 +1,4 @@
-// Operations endpoints of SPEC 7: liveness, readiness (with each dependency taken away for real),
+// Operations endpoints of docs/operations.md: liveness, readiness (with each dependency taken away for real),
 // Prometheus metrics and the OpenAPI document an integrator reads.
 import { Client } from 'pg';
 import { randomBytes } from 'node:crypto';
@@ -54,7 +54,7 @@ async function eventually(probe: () => Promise<boolean>, timeoutMs = 10_000): Pr
   }
 }
 
-describe('Operations (SPEC 7)', () => {
+describe('Operations (docs/operations.md)', () => {
   let t: TestApp;
 
   beforeAll(async () => {

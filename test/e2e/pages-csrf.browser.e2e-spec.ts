@@ -1,5 +1,5 @@
 /**
- * Issue #15, findings 1 and 3, in a real Chromium: a hostile page on another port of the same
+ * docs/security.md, in a real Chromium: a hostile page on another port of the same
  * host (same-site, so SameSite=Lax cookies still go along) or on another loopback host
  * (cross-site) auto-submits a form to the service. It must not approve a bonus with the staff
  * member's session (finding 1), and it must not sign the victim's browser in to the attacker's
@@ -70,7 +70,7 @@ ${Object.entries(fields)
 </form><script>document.getElementById('f').submit();</script></body></html>`;
 }
 
-describe('hostile pages cannot act or sign in through a victim browser (issue #15, findings 1 and 3)', () => {
+describe('hostile pages cannot act or sign in through a victim browser (docs/security.md)', () => {
   let t: TestApp | undefined;
   let suite: BrowserSuite | undefined;
   let smtp: SmtpCatcher | undefined;

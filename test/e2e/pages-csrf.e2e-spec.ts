@@ -1,5 +1,5 @@
 /**
- * Issue #15, findings 1 and 3 over plain HTTP: the HTML pages (admin pages under /org and the
+ * docs/security.md over plain HTTP: the HTML pages (admin pages under /org and the
  * sign-in popup under /oauth) take only `application/x-www-form-urlencoded` posts (415 otherwise),
  * every post must carry its form's token (403 otherwise), a post from another origin is refused,
  * and a refused post changes nothing in the database. Sign-in forms (admin sign-in, the popup's
@@ -92,7 +92,7 @@ const VARIANTS: Variant[] = [
   },
 ];
 
-describe('HTML pages refuse forged and non-form posts (issue #15, findings 1 and 3)', () => {
+describe('HTML pages refuse forged and non-form posts (docs/security.md)', () => {
   let t: TestApp | undefined;
   let receiver: HttpsReceiver | undefined;
   let smtp: SmtpCatcher | undefined;

@@ -33,7 +33,7 @@ const command: fc.Arbitrary<Command> = fc.oneof(
 );
 
 /**
- * SPEC 9's invariant over random histories, through the real HTTP API on the real database:
+ * docs/payouts.md's invariant over random histories, through the real HTTP API on the real database:
  * sales in two currencies on a three-level chain, approvals, rejections, refunds before and after
  * payment, runs, and payouts paid, failed and canceled in any order. After every step, for every
  * member and currency, available + in_payout + paid = approved + paid bonuses, the balances match

@@ -1,5 +1,5 @@
 /**
- * The popup sign-in of seed 4.4 / SPEC 5 driven the way a person and a partner's site drive it:
+ * The popup sign-in of seed 4.4 / docs/embedding.md driven the way a person and a partner's site drive it:
  * a real Chromium opens the popup from an opener page on its own origin, the code arrives through
  * a real SMTP exchange, and the opener reads what the popup posts to it. Nothing is mocked: the
  * service listens on a loopback port with real PostgreSQL and Redis behind it.
@@ -38,7 +38,7 @@ const STATE_ATTRIBUTE = `"'><img src=x onerror="window.__pwned=1"><script>window
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const newState = () => `st-${randomBytes(8).toString('hex')}`;
 
-describe('popup sign-in in a real browser (seed 4.4, SPEC 5)', () => {
+describe('popup sign-in in a real browser (seed 4.4, docs/embedding.md)', () => {
   let suite: BrowserSuite | undefined;
   let smtp: SmtpCatcher | undefined;
   let allowed: OpenerServer | undefined;
@@ -412,7 +412,7 @@ describe('popup sign-in in a real browser (seed 4.4, SPEC 5)', () => {
   // ---------------------------------------------------------------------------------------------
   // Over plain HTTP
 
-  it('popup pages send the SPEC 5 headers; invalid parameters get a 400 HTML error page', async () => {
+  it('popup pages send the docs/embedding.md headers; invalid parameters get a 400 HTML error page', async () => {
     const first = expectPopupPage(await getAuthorize(newState()));
     const second = expectPopupPage(await getAuthorize(newState()));
     expect(second).not.toBe(first); // a fresh nonce per response

@@ -4,7 +4,7 @@ import type { Pool } from 'pg';
 import { createTestApp, TestApp } from '../utils/create-test-app';
 import { scalePort } from '../utils/scale-ports';
 
-/** SPEC 12: the pool is DATABASE_POOL_SIZE; idle keep-alive connections outlive Node's 5 s. */
+/** docs/operations.md: the pool is DATABASE_POOL_SIZE; idle keep-alive connections outlive Node's 5 s. */
 describe('scale configuration on a running app', () => {
   let t: TestApp;
   beforeAll(async () => {

@@ -9,7 +9,7 @@ import { PrivateCluster, PrivateSentinel, until } from '../utils/private-redis-t
 import { newRunId } from '../utils/test-env';
 
 /**
- * SPEC 12, Redis past one server: the service through a real Sentinel (a primary, a replica and a
+ * docs/operations.md, Redis past one server: the service through a real Sentinel (a primary, a replica and a
  * Sentinel that fails over when the primary is SIGKILLed) and on a real three-node Redis Cluster,
  * with Bull's keys hash-tagged into one slot, running webhook deliveries end to end.
  */

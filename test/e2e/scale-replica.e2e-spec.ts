@@ -8,7 +8,7 @@ import { stopAllChildren } from '../utils/processes';
 import { scalePort } from '../utils/scale-ports';
 
 /**
- * SPEC 12, DATABASE_REPLICA_URL: the Embed Data reads go to a real streaming replica (a private
+ * docs/operations.md, DATABASE_REPLICA_URL: the Embed Data reads go to a real streaming replica (a private
  * primary and a `pg_basebackup -R` standby), and fall back to the primary when the replica lacks
  * the row (a member created a moment ago) or is unreachable (stopped).
  */

@@ -7,7 +7,7 @@ import { HttpsReceiver, startHttpsReceiver } from '../utils/https-receiver';
 import { newRunId } from '../utils/test-env';
 
 /**
- * SPEC 12, DATABASE_SHARDED=true (a database sharded by tenant): the webhook engine's statement
+ * docs/operations.md, DATABASE_SHARDED=true (a database sharded by tenant): the webhook engine's statement
  * (records, unclaims, leases and claims) touches one tenant at a time, so each runs on one shard,
  * and everything is still delivered. Every statement the engine sends is looked at on its way to
  * PostgreSQL (the real connection, wrapped, not replaced).

@@ -6,7 +6,7 @@ import { upsertUser } from '../factories/users.factory';
 import { createTestApp, TestApp } from '../utils/create-test-app';
 
 /**
- * SPEC 12: the schema is shardable by tenant (Citus). Checked on the migrated test database with
+ * docs/operations.md: the schema is shardable by tenant (Citus). Checked on the migrated test database with
  * the catalog: every tenant-owned table has `tenant_id` (NOT NULL) in its primary key and in every
  * unique index, its foreign keys to other tenant-owned tables carry `tenant_id` on both sides, and
  * no global table (src/database/sharding.ts) points at a tenant-owned one. The same checks run on a
@@ -84,7 +84,7 @@ describe('a schema shardable by tenant', () => {
       }));
   }
 
-  /** Every way `tables` fall short of SPEC 12, in words; empty when shardable. */
+  /** Every way `tables` fall short of docs/operations.md, in words; empty when shardable. */
   function violations(tables: Table[], global: Record<string, unknown>): string[] {
     const found: string[] = [];
     const isGlobal = (name: string) => Object.hasOwn(global, name);

@@ -9,7 +9,7 @@ import { withoutClickTime } from '../utils/click-refs';
 import { createTestApp, TestApp } from '../utils/create-test-app';
 
 /**
- * Short links (SPEC 5, GET /s/:code): a click is recorded, then a 302 to the website target or the
+ * Short links (docs/embedding.md, GET /s/:code): a click is recorded, then a 302 to the website target or the
  * tenant's link template with `ref` added, or the service's landing page with the recommendation,
  * the promo code and a lead form that works without JavaScript (POST /s/:code/lead).
  */
@@ -174,7 +174,7 @@ describe('short links', () => {
       expect(located(toPartner)).toBe(`https://partners.example/p/p_7.x?ref=${partner.signed_ref}`);
     });
 
-    it('fill {id} in the query or the fragment, encoded for it (issue #15)', async () => {
+    it('fill {id} in the query or the fragment, encoded for it (docs/security.md)', async () => {
       const patched = await t
         .http()
         .patch(`/admin/v1/tenants/${tenant.slug}`)
@@ -198,7 +198,7 @@ describe('short links', () => {
       expect(located(toPartner)).toBe(`${origin}/partners?ref=${partner.signed_ref}#p%3A7`);
     });
 
-    it('never let a template saved with {id} in its host steer a link to another site (issue #15)', async () => {
+    it('never let a template saved with {id} in its host steer a link to another site (docs/security.md)', async () => {
       // Written past the validation, as a template saved before the rule would be.
       await t.db.query(
         `UPDATE tenants SET link_templates = link_templates || $2::jsonb WHERE id = $1`,

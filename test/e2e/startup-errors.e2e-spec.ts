@@ -2,7 +2,7 @@ import { spawnService, stopAllChildren } from '../utils/processes';
 import { TEST_DATABASE_SERVER, testEnv } from '../utils/test-env';
 
 /**
- * Issue #22: a start that cannot work stops at once with one line naming the problem and the
+ * docs/operations.md: a start that cannot work stops at once with one line naming the problem and the
  * fix, never a silent wait or a raw stack. Real processes of the service (`src/main.ts`).
  */
 jest.setTimeout(90_000);

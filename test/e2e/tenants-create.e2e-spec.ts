@@ -1,5 +1,5 @@
 /**
- * Creating tenants over the Admin API (POST /admin/v1/tenants): the SPEC defaults, every optional
+ * Creating tenants over the Admin API (POST /admin/v1/tenants): the documented defaults, every optional
  * field, the limits, duplicate slugs and each refused body. Setup: tenants-suite.
  */
 import { createTenant, uniqueSlug } from '../factories/tenants.factory';
@@ -18,7 +18,7 @@ describe('Admin API: creating tenants', () => {
   const s = tenantsSuite();
 
   describe('POST /admin/v1/tenants', () => {
-    it('creates a tenant with SPEC defaults and a tenant key that works on the Federation API', async () => {
+    it('creates a tenant with documented defaults and a tenant key that works on the Federation API', async () => {
       const slug = uniqueSlug('new');
       const res = await s.createRaw({
         slug,
@@ -33,7 +33,7 @@ describe('Admin API: creating tenants', () => {
         allowed_origins: ['https://acme.example', 'http://localhost:3000'],
         currency: 'RUB',
         locale: 'ru-RU',
-        // SPEC 9 and 11 defaults (docs/payouts.md, docs/fraud.md).
+        // docs/payouts.md and docs/fraud.md defaults (docs/payouts.md, docs/fraud.md).
         payouts: { minimum_kopecks: 100000, schedule: 'manual', hold_days: 0 },
         attribution_window_days: 90,
         fraud: {
@@ -112,7 +112,7 @@ describe('Admin API: creating tenants', () => {
       expect(res.body.link_templates).toEqual(link_templates);
     });
 
-    it('fills omitted program fields with the SPEC 2.1 defaults', async () => {
+    it('fills omitted program fields with the the documented defaults (README.md)', async () => {
       const res = await s.createRaw({ ...s.validBody(), program: { grace_period_hours: 24 } });
       expect(res.status).toBe(201);
       expect(res.body.program).toEqual({ ...DEFAULT_PROGRAM, grace_period_hours: 24 });
@@ -217,7 +217,7 @@ describe('Admin API: creating tenants', () => {
         { link_templates: { offer: '/offers/{id}' } },
         'link_templates',
       ],
-      // Issue #15: {id} only in the path, query or fragment, never where it could change the site.
+      // docs/security.md: {id} only in the path, query or fragment, never where it could change the site.
       [
         'template with {id} ending the host',
         { link_templates: { offer: 'https://a.example{id}' } },

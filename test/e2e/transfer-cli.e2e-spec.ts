@@ -1,4 +1,4 @@
-// Issue 21: `npm run cli -- import --tenant <slug> FILE` run for real as a child process against
+// docs/import-export.md: `npm run cli -- import --tenant <slug> FILE` run for real as a child process against
 // this run's database: it shows its progress on stderr and prints the finished import on stdout.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Issue 21 (SPEC 13): streamed CSV exports (RFC 4180, UTF-8, header row), and the round trip:
+// docs/import-export.md: streamed CSV exports (RFC 4180, UTF-8, header row), and the round trip:
 // a tenant's members.csv imported into an empty tenant gives back the same network, counters and
 // totals.
 import { parse } from 'csv-parse/sync';

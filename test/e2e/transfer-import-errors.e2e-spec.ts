@@ -1,4 +1,4 @@
-// Issue 21 (SPEC 13): a bad file is refused as a whole: every error kind on its line (the CSV
+// docs/import-export.md: a bad file is refused as a whole: every error kind on its line (the CSV
 // header is line 1), nothing written; an unknown column is a 400 before anything starts; an
 // import racing federation upserts of the same external ids leaves one member each.
 import { createTenant, type TestTenant } from '../factories/tenants.factory';

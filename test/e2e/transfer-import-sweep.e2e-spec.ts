@@ -1,4 +1,4 @@
-// Issue 21: an import whose process dies mid-import must not stay `running` for ever. A real CLI
+// docs/import-export.md: an import whose process dies mid-import must not stay `running` for ever. A real CLI
 // import runs as a child process and is killed with SIGKILL in the middle of its apply; the sweep
 // then ends it `failed` (import_interrupted, nothing written), and drops its staging table. An
 // import whose process is alive is never swept, however long it takes.

@@ -1,4 +1,4 @@
-// Issue 21 (SPEC 13): a member import gives exactly the network the same members upserted one by
+// docs/import-export.md: a member import gives exactly the network the same members upserted one by
 // one would give, whatever the row order; it is idempotent; it is refused with every error kind
 // on its line and then writes nothing.
 import fc from 'fast-check';

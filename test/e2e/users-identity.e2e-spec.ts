@@ -104,7 +104,7 @@ describe('Federation upsert: service users across tenants, concurrency, the refe
       expect(referred.body.referrer_user_id).not.toBe(first.serviceUserId);
     });
 
-    it('answers tenant A the same shape whether or not the person is already known at tenant B (issue #15)', async () => {
+    it('answers tenant A the same shape whether or not the person is already known at tenant B (docs/security.md)', async () => {
       const known = uniqueEmail();
       const atB = await upsertUser(t, b.key, { email: known, email_verified: true });
       const [{ created_at: knownSince }]: { created_at: Date }[] = await t.db.query(
@@ -115,7 +115,7 @@ describe('Federation upsert: service users across tenants, concurrency, the refe
       await new Promise((resolve) => setTimeout(resolve, 20));
       const sharedAtA = await upsertUser(t, a.key, { email: known, email_verified: true });
       const freshAtA = await upsertUser(t, a.key, { email: uniqueEmail(), email_verified: true });
-      // The person is shared (SPEC 3), but A cannot tell which answer is the shared one:
+      // The person is shared (docs/money.md), but A cannot tell which answer is the shared one:
       expect(sharedAtA.serviceUserId).toBe(atB.serviceUserId);
       for (const answer of [sharedAtA, freshAtA]) {
         expect(Object.keys(answer.body).sort()).toEqual(

@@ -465,7 +465,7 @@ describe('webhooks: admin API', () => {
       'https://[::ffff:127.0.0.1]/',
       'https://[fd00::1]/',
       'https://[fe80::1]/',
-      // Issue #15: the IPv4-compatible form, and special-purpose blocks a hand-kept list missed.
+      // docs/security.md: the IPv4-compatible form, and special-purpose blocks a hand-kept list missed.
       'https://[::127.0.0.1]/',
       'https://[::ffff:0:7f00:1]/',
       'https://[64:ff9b:1::a00:1]/',

@@ -1,6 +1,6 @@
 /**
  * The delivery engine's bookkeeping under faults it must survive without losing or wasting an
- * attempt (issue #14): a claim given back after its lock lapsed, a statement PostgreSQL refuses
+ * attempt (docs/webhooks.md): a claim given back after its lock lapsed, a statement PostgreSQL refuses
  * for one lane's record, and a delivery whose job was lost while its endpoint is never idle.
  * Real PostgreSQL (a database of this file's own, so no other file's sweeper touches these
  * deliveries), real Redis and Bull, real HTTPS receivers; faults are injected in the database

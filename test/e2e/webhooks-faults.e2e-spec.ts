@@ -1,5 +1,5 @@
 /**
- * Fault injection on the webhook delivery engine (SPEC 6 and 7): Redis lost and restarted empty
+ * Fault injection on the webhook delivery engine (docs/webhooks.md): Redis lost and restarted empty
  * (and how soon workers resume), a worker process SIGKILLed mid-delivery (and what the attempt log
  * says of the attempt it had in flight), two worker processes racing on duplicate jobs, a staff
  * replay acknowledged while Redis is down. Real processes throughout: private redis-servers
@@ -80,7 +80,7 @@ const ATTEMPT_KILLED = scenario(5);
 const SCENARIOS = [REDIS_LOSS, WORKER_CRASH, TWO_WORKERS, REPLAY_LOSS, ATTEMPT_KILLED];
 /** How long Redis stays down in the Redis scenario: long enough for Bull's default back-off to reach seconds. */
 const OUTAGE_MS = 6000;
-/** Workers must take jobs again within this long of Redis answering again (issue #14). */
+/** Workers must take jobs again within this long of Redis answering again (docs/webhooks.md). */
 const RESUME_WITHIN_MS = 2000;
 
 /** Stopped and restarted by the Redis scenario. */

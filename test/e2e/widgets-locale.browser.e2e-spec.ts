@@ -1,5 +1,5 @@
 /**
- * The widgets in locales other than ru and en (issue #14, item 3), in a real headless Chromium:
+ * The widgets in locales other than ru and en (docs/embedding.md), in a real headless Chromium:
  * a de-DE/EUR tenant's page that names no locale gets the tenant's locale (German amounts, dates
  * and relative times, English labels); a page that asks for kk-KZ or ru-KZ gets that locale from
  * the API and the widgets' own texts in English or Russian.
@@ -14,7 +14,7 @@ import { type BrowserSuite, startBrowserSuite } from '../utils/browser-suite';
 import type { TestApp } from '../utils/create-test-app';
 import { widgetScreenshot } from '../utils/widget-site';
 
-/** SPEC 1: exactly what Intl prints. */
+/** docs/embedding.md: exactly what Intl prints. */
 function money(kopecks: number, currency: string, locale: string): string {
   return new Intl.NumberFormat(locale, {
     style: 'currency',
@@ -42,7 +42,7 @@ interface Site {
 
 jest.setTimeout(60_000);
 
-describe('widgets in any locale (issue #14, item 3)', () => {
+describe('widgets in any locale (docs/embedding.md)', () => {
   let suite: BrowserSuite | undefined;
   let t: TestApp | undefined;
   let site: Site | undefined;

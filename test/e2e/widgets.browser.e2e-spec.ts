@@ -1,5 +1,5 @@
 /**
- * The embeddable widgets of SPEC 8 and the demo of issue 7, driven in a real headless Chromium:
+ * The embeddable widgets of README.md and the demo of README.md, driven in a real headless Chromium:
  * the service listens on a loopback port with real PostgreSQL and Redis, the demo tenant is seeded
  * through the services, the sign-in code arrives over real SMTP, and tenants' sites are node:http
  * servers on their own origins. Every widget is photographed into test-output/screenshots/.
@@ -49,7 +49,7 @@ interface Json {
   [key: string]: any; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
-describe('embeddable widgets in a real browser (SPEC 8, issue 7)', () => {
+describe('embeddable widgets in a real browser (README.md, README.md)', () => {
   let suite: BrowserSuite | undefined;
   let smtp: SmtpCatcher | undefined;
   let t: TestApp | undefined;
@@ -153,7 +153,7 @@ describe('embeddable widgets in a real browser (SPEC 8, issue 7)', () => {
     return site.pageUrl({ base, tenant: demo.slug, userId: demo.partner.memberId, ...spec });
   }
 
-  /** The popup of SPEC 5 up to the consent page: email, the code from the caught mail, code. */
+  /** The popup of docs/embedding.md up to the consent page: email, the code from the caught mail, code. */
   async function signInAndAllow(popup: Page, email: string): Promise<void> {
     await popup.waitForLoadState('domcontentloaded');
     const emailField = popup.locator('input[type=email]');

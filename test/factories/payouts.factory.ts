@@ -28,7 +28,7 @@ export interface Violation {
 }
 
 /**
- * Every SPEC 9 invariant of a tenant, straight from the tables: for every member and currency
+ * Every docs/payouts.md invariant of a tenant, straight from the tables: for every member and currency
  * available + in_payout + paid = approved + paid bonuses; in_payout and paid are the sums of the
  * pending and paid payouts; the kept balance is the sum of the ledger; a payout's amount is the
  * sum of its items, each at its bonus's or clawback's amount; no item is in two payouts that are

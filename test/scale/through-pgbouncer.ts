@@ -1,7 +1,7 @@
 /**
  * `npm run test:pgbouncer`: the money, webhooks and embed e2e suites once more, with every app's
  * DATABASE_URL pointing at a private PgBouncer in transaction pooling mode in front of the test
- * PostgreSQL (SPEC 12; docs/operations.md). Migrations stay on the direct connection
+ * PostgreSQL (docs/operations.md; docs/operations.md). Migrations stay on the direct connection
  * (MIGRATIONS_DATABASE_URL). Afterwards PgBouncer's own counters must show the transactions went
  * through it. Extra arguments are passed to Jest (e.g. another path pattern).
  */

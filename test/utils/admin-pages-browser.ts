@@ -1,7 +1,7 @@
 import type { APIResponse, BrowserContext, Locator, Page } from 'playwright-core';
 
 /**
- * Helpers for driving the organisation admin pages (SPEC 8) in a real browser: every action is a
+ * Helpers for driving the organisation admin pages (README.md) in a real browser: every action is a
  * plain form POST followed by a redirect or a rendered page, so a click is followed by waiting for
  * the next document of the main frame (works with JavaScript disabled too).
  */

@@ -1,6 +1,6 @@
 /**
  * The Embed Action API specs' shared setup (test/e2e/embed-action-*.e2e-spec.ts; seed 4.2, 5;
- * SPEC 5): one app per file, a tenant with two origins and a link domain, two partners and the
+ * docs/embedding.md): one app per file, a tenant with two origins and a link domain, two partners and the
  * popup's bearer JWT of the first, and the referral-link call the specs vary. The fields are set by
  * the hooks: read them inside a test.
  */

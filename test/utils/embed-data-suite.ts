@@ -1,6 +1,6 @@
 /**
  * The Embed Data API specs' shared setup (test/e2e/embed-data-*.e2e-spec.ts; seed 2.2, 4.1;
- * SPEC 1, 3.2, 4): one app per file and one partner P (referred by U) with children, 7 leads of
+ * docs/embedding.md, 3.2, 4): one app per file and one partner P (referred by U) with children, 7 leads of
  * every status and 12 bonuses, the reads and the money calls the specs make, and the formats
  * (Intl) they expect. The fields are set by the hooks: read them inside a test.
  */
@@ -17,7 +17,7 @@ export const LEAD_LABELS = {
 } as const;
 export type LeadStatus = keyof (typeof LEAD_LABELS)['ru'];
 
-/** SPEC 1: exactly what Intl prints. */
+/** docs/embedding.md: exactly what Intl prints. */
 export function money(kopecks: number, currency = 'RUB', locale = 'ru-RU'): string {
   return new Intl.NumberFormat(locale, {
     style: 'currency',

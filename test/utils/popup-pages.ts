@@ -1,10 +1,10 @@
 /**
- * Reading the sign-in popup's pages over plain HTTP (test/e2e/popup.browser.e2e-spec.ts): SPEC 5's
+ * Reading the sign-in popup's pages over plain HTTP (test/e2e/popup.browser.e2e-spec.ts): docs/embedding.md's
  * headers and CSP nonce, and the message a result page posts (hidden fields: pages-http.ts).
  */
 import type { Response } from 'supertest';
 
-/** Asserts SPEC 5's headers of a popup page; returns the CSP nonce. */
+/** Asserts docs/embedding.md's headers of a popup page; returns the CSP nonce. */
 export function expectPopupPage(res: Response, status = 200): string {
   expect(res.status).toBe(status);
   expect(res.headers['content-type']).toMatch(/^text\/html/);

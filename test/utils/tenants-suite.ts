@@ -13,7 +13,7 @@ export { expectProblem };
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
 export const ORG_ID = new RegExp(`^org_${ULID}$`);
-/** 192 bits or more of base64url after the prefix (SPEC 2). */
+/** 192 bits or more of base64url after the prefix (README.md). */
 export const TENANT_KEY = /^tk_[A-Za-z0-9_-]{32,}$/;
 export const DEFAULT_PROGRAM = {
   lead_bonus_kopecks: 0,

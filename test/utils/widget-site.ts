@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { SCREENSHOT_DIR } from './browser';
 
-/** What a tenant's page embeds: the snippet of SPEC 8 with these settings. */
+/** What a tenant's page embeds: the snippet of README.md with these settings. */
 export interface WidgetPageSpec {
   /** The service's base URL (where widget.js and the APIs live). */
   base: string;
