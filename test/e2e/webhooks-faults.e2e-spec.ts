@@ -398,12 +398,24 @@ describe('webhooks: fault injection', () => {
     const most = maxInFlight(sent);
     expect(most).toBeLessThanOrEqual(TWO_WORKERS_CAP);
     expect(most).toBeGreaterThanOrEqual(2);
-    // Idle workers give their slot leases back.
-    const [{ leased }]: { leased: number }[] = await t.db.query(
-      `SELECT count(*)::int AS leased FROM webhook_endpoint_slots
-        WHERE tenant_id = $1 AND locked_until > now()`,
-      [tenant.orgId],
-    );
+    // Idle workers give their slot leases back. A lane releases in its next statement once it
+    // has less work than slots, which may follow the last answer's record by a moment (its renew
+    // tick at the latest, lockMs / 6 ≈ 1.8 s here); a lease nobody gives back would stay for
+    // lockMs (11 s), so 5 s tells the two apart.
+    const leasedSlots = async () => {
+      const [{ leased }]: { leased: number }[] = await t.db.query(
+        `SELECT count(*)::int AS leased FROM webhook_endpoint_slots
+          WHERE tenant_id = $1 AND locked_until > now()`,
+        [tenant.orgId],
+      );
+      return leased;
+    };
+    const releasedBy = Date.now() + 5_000;
+    let leased = await leasedSlots();
+    while (leased > 0 && Date.now() < releasedBy) {
+      await sleep(100);
+      leased = await leasedSlots();
+    }
     expect(leased).toBe(0);
   });
 
