@@ -72,7 +72,15 @@ describe('fast lanes: the lane and the pipeline answer alike', () => {
     if (headers['content-security-policy']) {
       headers['content-security-policy'] = scrub(headers['content-security-policy']);
     }
-    return { status: res.status, headers, body: scrub(res.text ?? '') };
+    // "1 секунду назад" beside "0 секунд назад": the two answers may straddle a second, which
+    // changes the relative times and so the length; each length must still be its own body's.
+    const text = res.text ?? '';
+    if (headers['content-length']) {
+      expect(Number(headers['content-length'])).toBe(Buffer.byteLength(text));
+      delete headers['content-length'];
+    }
+    const body = scrub(text).replace(/"relative_time":"[^"]*"/g, '"relative_time":"…"');
+    return { status: res.status, headers, body };
   };
   const embed =
     (path: string, from = origin) =>
