@@ -1,5 +1,5 @@
 /**
- * The widget browser specs' shared setup (test/e2e/widgets-*.browser; README.md, docs/embedding.md):
+ * The widget browser specs' shared setup (test/e2e/widget/widgets-*.browser; README.md, docs/embedding.md):
  * the service on a loopback port with the SMTP catcher (the popup's sign-in code), the demo tenant
  * seeded through the services, a tenant's own site (allowed) and a foreign one (not), and the
  * widget and Embed Data API reads the specs make. The fields are set by the hooks: read them
