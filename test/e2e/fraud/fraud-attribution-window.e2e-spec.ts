@@ -2,6 +2,7 @@ import { signRef } from '../../../src/members/signed-ref';
 import { clickRef, createLink, federation } from '../../factories/fraud.factory';
 import { createTenant, TestTenant } from '../../factories/tenants.factory';
 import { upsertUser, UpsertedUser } from '../../factories/users.factory';
+import { adminApi } from '../../utils/api-client';
 import { createTestApp, TestApp } from '../../utils/create-test-app';
 
 /**
@@ -95,12 +96,10 @@ describe('fraud: the attribution window', () => {
     const link = await createLink(t, tenant, partner);
     const old = refClickedAgo(link.deeplink_id, 30 * DAY);
     expect((await uses.conversion(old)).status).toBe(422);
-    await t
-      .http()
-      .patch(`/admin/v1/tenants/${tenant.slug}`)
-      .set('Authorization', `Bearer ${t.adminToken}`)
-      .send({ attribution_window_days: 90 })
-      .expect(200);
+    const widened = await adminApi(t, t.adminToken).updateTenant(tenant.slug, {
+      attribution_window_days: 90,
+    });
+    expect(widened.status).toBe(200);
     expect((await uses.conversion(old)).status).toBe(200);
   });
 });

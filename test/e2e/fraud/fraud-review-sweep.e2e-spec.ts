@@ -3,6 +3,7 @@ import { eventsOf } from '../../factories/money.factory';
 import { federation } from '../../factories/fraud.factory';
 import { createStaffToken, createTenant, TestTenant } from '../../factories/tenants.factory';
 import { upsertUser, UpsertedUser } from '../../factories/users.factory';
+import { adminApi } from '../../utils/api-client';
 import { createTestApp, TestApp } from '../../utils/create-test-app';
 
 /**
@@ -77,11 +78,7 @@ describe('fraud: the sweep and flagged bonuses', () => {
     const flagged = await Promise.all(
       Array.from({ length: 10 }, (_, i) => leadBonus(`r${i}@mailinator.com`)),
     );
-    const approve = (id: string) =>
-      t
-        .http()
-        .post(`/admin/v1/tenants/${tenant.slug}/bonuses/${id}/approve`)
-        .set('Authorization', `Bearer ${manager}`);
+    const approve = (id: string) => adminApi(t, manager).approveBonus(tenant.slug, id);
     const click = (id: string) => approve(id).then((res) => ({ id, res }));
     const clicks = flagged.flatMap((id) => [click(id), click(id)]);
     const sweeps = Array.from({ length: 6 }, sweep);
@@ -92,9 +89,7 @@ describe('fraud: the sweep and flagged bonuses', () => {
       expect(mine.map((a) => a.status).sort()).toEqual([200, 409]);
       const ok = mine.find((a) => a.status === 200)!;
       expect(ok.body.review).toMatchObject({ status: 'cleared' });
-      expect(ok.body.review.signals.map((s: { code: string }) => s.code)).toEqual([
-        'disposable_email',
-      ]);
+      expect(ok.body.review!.signals.map((s) => s.code)).toEqual(['disposable_email']);
     }
     for (const b of await statusOf(flagged))
       expect(b).toMatchObject({ status: 'approved', review: 'cleared' });
@@ -112,11 +107,9 @@ describe('fraud: the sweep and flagged bonuses', () => {
 
   it('staff may reject a flagged bonus; the review stays flagged on the rejected bonus', async () => {
     const id = await leadBonus('x@mailinator.com');
-    const res = await t
-      .http()
-      .post(`/admin/v1/tenants/${tenant.slug}/bonuses/${id}/reject`)
-      .set('Authorization', `Bearer ${manager}`)
-      .send({ reason: 'fake customer' });
+    const res = await adminApi(t, manager).rejectBonus(tenant.slug, id, {
+      reason: 'fake customer',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'rejected', review: { status: 'flagged' } });
   });
