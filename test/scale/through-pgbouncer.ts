@@ -11,7 +11,8 @@ import { Client } from 'pg';
 import { PrivatePgBouncer } from '../utils/private-pgbouncer';
 import { TEST_DATABASE_SERVER } from '../utils/test-env';
 
-const SUITES = ['test/e2e/(money|webhooks|embed)[^/]*\\.e2e-spec\\.ts$'];
+// By file name: the money specs live in conversions/ and bonuses/, the others in their own folder.
+const SUITES = ['test/e2e/[^/]+/(money|webhooks|embed)[^/]*\\.e2e-spec\\.ts$'];
 
 async function main(): Promise<number> {
   const server = new URL(TEST_DATABASE_SERVER);

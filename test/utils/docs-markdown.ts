@@ -1,6 +1,6 @@
 /**
  * Docs as tests: the examples of the README and the guides, read from the Markdown, and the rules
- * by which a printed answer is compared with the real one (test/e2e/docs.e2e-spec.ts runs them).
+ * by which a printed answer is compared with the real one (test/e2e/service/docs.e2e-spec.ts runs them).
  *
  * **What is an example.** A fenced ```sh block is a command, run as written. The fenced block
  * right after it (only blank lines or `<!-- docs-test: … -->` comments between), when its

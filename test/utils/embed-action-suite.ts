@@ -1,5 +1,5 @@
 /**
- * The Embed Action API specs' shared setup (test/e2e/embed-action-*.e2e-spec.ts; seed 4.2, 5;
+ * The Embed Action API specs' shared setup (test/e2e/embed/embed-action-*.e2e-spec.ts; seed 4.2, 5;
  * docs/embedding.md): one app per file, a tenant with two origins and a link domain, two partners and the
  * popup's bearer JWT of the first, and the referral-link call the specs vary. The fields are set by
  * the hooks: read them inside a test.

@@ -1,5 +1,5 @@
 /**
- * The Embed Data API specs' shared setup (test/e2e/embed-data-*.e2e-spec.ts; seed 2.2, 4.1;
+ * The Embed Data API specs' shared setup (test/e2e/embed/embed-data-*.e2e-spec.ts; seed 2.2, 4.1;
  * docs/embedding.md, 3.2, 4): one app per file and one partner P (referred by U) with children, 7 leads of
  * every status and 12 bonuses, the reads and the money calls the specs make, and the formats
  * (Intl) they expect. The fields are set by the hooks: read them inside a test.

@@ -1,5 +1,5 @@
 /**
- * The lead specs' shared setup (test/e2e/leads-*.e2e-spec.ts): one app per file, a fresh tenant
+ * The lead specs' shared setup (test/e2e/leads/leads-*.e2e-spec.ts): one app per file, a fresh tenant
  * and a referrer before every test, and the Federation calls the specs make. The fields are set
  * by the hooks: read them inside a test.
  */

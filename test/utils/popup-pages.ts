@@ -1,5 +1,5 @@
 /**
- * Reading the sign-in popup's pages over plain HTTP (test/e2e/popup.browser.e2e-spec.ts): docs/embedding.md's
+ * Reading the sign-in popup's pages over plain HTTP (test/e2e/sign-in-popup/popup.browser.e2e-spec.ts): docs/embedding.md's
  * headers and CSP nonce, and the message a result page posts (hidden fields: pages-http.ts).
  */
 import type { Response } from 'supertest';

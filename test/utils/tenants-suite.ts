@@ -1,7 +1,8 @@
 /**
- * The tenant Admin API specs' shared setup (test/e2e/tenants-*.e2e-spec.ts): one app per file,
- * the platform admin's calls through the typed client, and the checks on problem documents and
- * secrets the specs share. The app is set by the hooks: read it inside a test.
+ * The tenant Admin API specs' shared setup (test/e2e/tenants/tenants-*.e2e-spec.ts,
+ * test/e2e/audit/tenants-audit.e2e-spec.ts): one app per file, the platform admin's calls through
+ * the typed client, and the checks on problem documents and secrets the specs share. The app is
+ * set by the hooks: read it inside a test.
  */
 import { uniqueSlug } from '../factories/tenants.factory';
 import { adminApi, federationApi } from './api-client';

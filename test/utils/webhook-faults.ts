@@ -1,5 +1,5 @@
 /**
- * The webhook fault-injection spec's (test/e2e/webhooks-faults.e2e-spec.ts) bookkeeping: what the
+ * The webhook fault-injection spec's (test/e2e/webhooks/webhooks-faults.e2e-spec.ts) bookkeeping: what the
  * receiver answered when, the checks on it (overlaps, the cap, exactly once), the delivery counts
  * and queue state it waits on or reports, and the Federation and Admin calls it makes.
  */

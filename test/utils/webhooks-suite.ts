@@ -1,5 +1,5 @@
 /**
- * The webhook delivery specs' shared setup (test/e2e/webhooks-{delivery,retries,failures,
+ * The webhook delivery specs' shared setup (test/e2e/webhooks/webhooks-{delivery,retries,failures,
  * endpoint}.e2e-spec.ts): one app per file with a real HTTPS receiver on loopback, each tenant on
  * its own receiver path and script, and the helpers the specs poll with. The app and receiver are
  * set by the hooks: read them inside a test.

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI document, as much of it as the fuzz battery (test/e2e/fuzz-openapi.e2e-spec.ts) reads:
+ * The OpenAPI document, as much of it as the fuzz battery (test/e2e/service/fuzz-openapi.e2e-spec.ts) reads:
  * its operations, their parameters and body fields as targets.
  */
 
