@@ -4,7 +4,7 @@
  * it has `tenant_id` in its primary key and in every unique index, and its foreign keys to other
  * tenant-owned tables include `tenant_id`, so it is distributed by `tenant_id` and co-located with
  * the others. The tables named here are not owned by one tenant; each says what it becomes.
- * test/e2e/schema-shardable.e2e-spec.ts checks both on plain PostgreSQL.
+ * test/e2e/database/schema-shardable.e2e-spec.ts checks both on plain PostgreSQL.
  */
 export const GLOBAL_TABLES: Record<string, 'reference' | 'local'> = {
   /** Tenants themselves: a reference table (copied to every node), read by every request. */

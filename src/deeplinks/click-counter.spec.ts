@@ -4,7 +4,7 @@ import type { UsersService } from '../members/users.service';
 import { ClickCounter } from './click-counter';
 import type { DeeplinksRepository } from './deeplinks.repository';
 
-/** The write itself is covered end to end (test/e2e/short-links); this is what a failed one keeps. */
+/** The write itself is covered end to end (test/e2e/deeplinks/short-links); this is what a failed one keeps. */
 describe('ClickCounter', () => {
   const link = (id: string, memberId = 'mbr_1') => ({ tenantId: 'org_1', id, memberId });
 
