@@ -234,6 +234,16 @@ export class PayoutsService {
     };
   }
 
+  /** A member's payouts, newest first, one page (the widgets' payout history, embed/). */
+  forMember(
+    tenantId: string,
+    memberId: string,
+    offset: number,
+    limit: number,
+  ): Promise<[PayoutEntity[], number]> {
+    return this.payouts.list(tenantId, { memberId }, offset, limit);
+  }
+
   /** The tenant's runs, newest first, each with how many of its payouts are in each status. */
   async runs(tenantId: string, query: PageQueryDto): Promise<PayoutRunListResponse> {
     const [runs, total] = await this.payouts.listRuns(tenantId, offsetOf(query), query.page_size);
