@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service';
-import type { Actor } from '../access/principal';
+import type { Actor } from '../common/access/actor';
 import { parseInstant } from '../common/http/instant';
 import { offsetOf, pagination } from '../common/http/pagination.dto';
 import { newId } from '../common/ids';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Actor } from '../access/principal';
+import type { Actor } from '../common/access/actor';
 import { ValidationFailedError } from '../common/errors/domain-error';
 import { newId } from '../common/ids';
 import { AppConfig } from '../config/app-config';

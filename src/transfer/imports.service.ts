@@ -4,7 +4,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DataSource } from 'typeorm';
-import type { Actor } from '../access/principal';
+import type { Actor } from '../common/access/actor';
 import { newUlid } from '../common/ids';
 import { AuditService } from '../audit/audit.service';
 import { AppConfig } from '../config/app-config';
