@@ -25,9 +25,6 @@ const KNOWN_FOREIGN_WRITES: [string, string, string][] = [
   ['demo', 'conversions', 'the demo backdates what it seeded through the services'],
   ['demo', 'deeplinks', 'the demo backdates what it seeded through the services'],
   ['demo', 'bonuses', 'the demo backdates what it seeded through the services'],
-  ['housekeeping', 'events', 'retention deletes old events with their deliveries in one statement'],
-  ['housekeeping', 'webhook_deliveries', 'the same statement'],
-  ['housekeeping', 'webhook_attempts', 'the same statement'],
   ['transfer', 'members', 'the CSV import inserts members in bulk'],
   ['transfer', 'service_users', 'the CSV import inserts service users in bulk'],
 ];
