@@ -32,6 +32,8 @@ export const CONTRACTS = {
   access: ['principal.ts', 'rate-limits.ts', 'credentials.ts', 'route-access.ts', 'embed-origin.ts'],
   // The console's view kit (views/) and list helpers, which the admin pages' areas are drawn with.
   'admin-pages': ['admin-pages.openapi.ts', 'views/**'],
+  // The ledger port the payouts feature provides (bonuses own it, so they never import payouts).
+  bonuses: ['bonus-ledger.ts'],
   console: ['lists.ts', 'records.openapi.ts', 'views/**'],
   conversions: ['cascade.ts'],
   fraud: ['risk-signal.ts'],

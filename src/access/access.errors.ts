@@ -1,5 +1,5 @@
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../common/errors/domain-error';
-import type { StaffRole } from './principal';
+import type { StaffRole } from '../common/access/actor';
 
 /** Refusals of AccessService that callers tell apart (the admin pages word them as pages). */
 

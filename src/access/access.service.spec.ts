@@ -6,7 +6,13 @@ import type { AppConfig } from '../config/app-config';
 import type { StaffTokenEntity } from '../tenants/staff-token.entity';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import type { TenantsService } from '../tenants/tenants.service';
-import { Admin, EmbedBearer, EmbedOrigin, Public, TenantKey } from './access.decorators';
+import {
+  Admin,
+  EmbedBearer,
+  EmbedOrigin,
+  Public,
+  TenantKey,
+} from '../common/access/access.decorators';
 import { AccessService } from './access.service';
 import type { AdminSessionEntity } from './admin-session.entity';
 import type { AdminSessionsService } from './admin-sessions.service';

@@ -18,7 +18,8 @@ import { AdminSessionsService } from './admin-sessions.service';
 import { bearerToken, type Credentials } from './credentials';
 import { ALLOW_ORIGIN, EmbedOriginPolicy } from './embed-origin';
 import { EmbedTokenService } from './embed-token.service';
-import { type Actor, type Principal, roleAllows, type StaffRole } from './principal';
+import { type Actor, roleAllows, type StaffRole } from '../common/access/actor';
+import { type Principal } from './principal';
 import { RATE_LIMITS, type RateLimitName } from './rate-limits';
 import type { RouteAccess } from './route-access';
 

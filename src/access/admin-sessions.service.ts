@@ -4,6 +4,7 @@ import { MoreThan } from 'typeorm';
 import { sha256Hex } from '../common/ids';
 import { deleteInBatches } from '../database/batched-delete';
 import { TransactionHost } from '../database/transaction-host';
+import { Retention } from '../housekeeping/retention.decorator';
 import { AdminSessionEntity } from './admin-session.entity';
 
 export const ADMIN_SESSION_TTL_MS = 12 * 60 * 60 * 1000;
@@ -44,7 +45,8 @@ export class AdminSessionsService {
     await this.repo.delete({ tokenHash: sha256Hex(token) });
   }
 
-  /** Deletes the expired sessions (housekeeping); how many went. */
+  /** Deletes the expired sessions (housekeeping runs it); how many went. */
+  @Retention('adminSessions')
   deleteExpired(): Promise<number> {
     return deleteInBatches(this.tx.manager, `admin_sessions`, `expires_at < now()`, `token_hash`);
   }

@@ -1,5 +1,5 @@
 import type { Type } from '@nestjs/common';
-import { AUTH_POLICY, type AuthPolicy } from './access.decorators';
+import { AUTH_POLICY, type AuthPolicy } from '../common/access/access.decorators';
 import { RATE_LIMIT_METADATA, type RateLimitName } from './rate-limits';
 
 /** What a route declares about access: its policy and its rate limits, handler over controller. */

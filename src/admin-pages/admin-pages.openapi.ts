@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiCookieAuth, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import { BONUS_STATUSES } from '../bonuses/bonus.entity';
-import type { StaffRole } from '../access/principal';
+import type { StaffRole } from '../common/access/actor';
 import {
   ApiFormBody,
   ApiHtmlPages,

@@ -16,7 +16,7 @@ import {
   TenantNotFoundError,
 } from '../access/access.errors';
 import { AccessService } from '../access/access.service';
-import { type Actor, roleAllows, type StaffRole } from '../access/principal';
+import { type Actor, roleAllows, type StaffRole } from '../common/access/actor';
 import { formField, PageSecurity, sameSecret } from '../common/http/page-security';
 import { PageException, Redirect } from '../common/pages/page';
 import { Back } from '../common/pages/pages.decorator';

@@ -1,6 +1,10 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { TenantEntity } from '../tenants/tenant.entity';
 
+/**
+ * One entry of a tenant's audit log. Every feature writes the log, tenants/ included, so the audit
+ * feature imports none of them (docs/architecture.md, "Module boundaries"): the relation to the
+ * tenant names its entity by name, which keeps the foreign key in TypeORM's metadata.
+ */
 @Entity({ name: 'audit_log' })
 @Index('ix_audit_log_tenant_at', ['tenantId', 'at'])
 export class AuditEntryEntity {
@@ -14,7 +18,7 @@ export class AuditEntryEntity {
   @Column({ type: 'text', name: 'target_id' }) targetId: string;
   @Column({ type: 'jsonb', default: () => "'{}'" }) details: Record<string, unknown>;
 
-  @ManyToOne(() => TenantEntity, { onDelete: 'CASCADE' })
+  @ManyToOne('TenantEntity', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'tenant_id', foreignKeyConstraintName: 'fk_audit_log_tenant' })
-  tenant?: TenantEntity;
+  tenant?: object;
 }

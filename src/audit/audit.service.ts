@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Actor } from '../access/principal';
+import type { Actor } from '../common/access/actor';
 import { offsetOf, PageQueryDto, pagination } from '../common/http/pagination.dto';
 import { newId } from '../common/ids';
 import { AuditRepository } from './audit.repository';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Actor } from '../access/principal';
+import type { Actor } from '../common/access/actor';
 import { AuditService } from '../audit/audit.service';
 import { BonusesService } from '../bonuses/bonuses.service';
 import { TransactionHost } from '../database/transaction-host';

@@ -1,7 +1,6 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
-import { LedgerModule } from '../payouts/ledger/ledger.module';
 import { MembersModule } from '../members/members.module';
 import { BonusSweepWorker } from './bonus-sweep.processor';
 import { BonusesAdminController } from './bonuses-admin.controller';
@@ -9,8 +8,12 @@ import { BONUSES_QUEUE } from './bonuses.queue';
 import { BonusesRepository } from './bonuses.repository';
 import { BonusesService } from './bonuses.service';
 
+/**
+ * Bonuses and their life. Their ledger entries go through `BONUS_LEDGER` (bonus-ledger.ts), which
+ * the payouts feature's global LedgerModule provides.
+ */
 @Module({
-  imports: [AuditModule, MembersModule, LedgerModule],
+  imports: [AuditModule, MembersModule],
   controllers: [BonusesAdminController],
   providers: [BonusesRepository, BonusesService],
   exports: [BonusesService],

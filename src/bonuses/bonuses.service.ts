@@ -1,18 +1,18 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service';
-import type { Actor } from '../access/principal';
+import type { Actor } from '../common/access/actor';
 import { parseInstant } from '../common/http/instant';
 import { offsetOf, pagination } from '../common/http/pagination.dto';
 import { newId } from '../common/ids';
 import { TransactionHost } from '../database/transaction-host';
 import type { EventPayloads } from '../outbox/event-types';
 import { EventsService } from '../outbox/events.service';
-import { LedgerService } from '../payouts/ledger/ledger.service';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { UserNotFoundError } from '../members/user.errors';
 import { UsersService } from '../members/users.service';
 import type { BonusReview } from '../fraud/risk-signal';
 import type { BonusEntity, BonusSourceType } from './bonus.entity';
+import { BONUS_LEDGER, type BonusLedger } from './bonus-ledger';
 import type { MemberBalanceEntity } from './member-balance.entity';
 import { BonusNotFoundError, BonusTransitionError } from './bonus.errors';
 import { BonusesRepository } from './bonuses.repository';
@@ -54,7 +54,7 @@ export class BonusesService {
     private readonly events: EventsService,
     private readonly users: UsersService,
     private readonly audit: AuditService,
-    private readonly ledger: LedgerService,
+    @Inject(BONUS_LEDGER) private readonly ledger: BonusLedger,
   ) {}
 
   /** Accrues pending bonuses and emits `bonus.pending` for each; joins the caller's transaction. */
@@ -320,6 +320,18 @@ export class BonusesService {
     return current
       ? new BonusTransitionError(bonusId, current.status, to)
       : new BonusNotFoundError(bonusId);
+  }
+
+  /**
+   * The demo only (a development module, `demo/`): moves bonuses to their sources' dates, their
+   * settlements after them (BonusesRepository.backdate).
+   */
+  backdate(
+    tenantId: string,
+    times: { id: string; at: Date }[],
+    gracePeriodHours: number,
+  ): Promise<void> {
+    return this.bonuses.backdate(tenantId, times, gracePeriodHours);
   }
 }
 

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiCookieAuth, ApiOperation, ApiProduces, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import { ADMIN_SESSION } from '../admin-pages/admin-pages.openapi';
-import type { StaffRole } from '../access/principal';
+import type { StaffRole } from '../common/access/actor';
 import {
   ApiFormBody,
   ApiHtmlPages,

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { CurrentTenant, TenantKey } from '../access/access.decorators';
+import { CurrentTenant, TenantKey } from '../common/access/access.decorators';
 import { RateLimit } from '../access/rate-limits';
 import { ApiProblems } from '../common/errors/problem.response';
 import { Idempotent } from '../idempotency/idempotent.decorator';

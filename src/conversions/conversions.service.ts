@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service';
 import { BonusesService } from '../bonuses/bonuses.service';
 import type { BonusEntity } from '../bonuses/bonus.entity';
-import type { Actor } from '../access/principal';
+import type { Actor } from '../common/access/actor';
 import { newId } from '../common/ids';
 import { TransactionHost } from '../database/transaction-host';
 import { EventsService } from '../outbox/events.service';
@@ -274,6 +274,11 @@ export class ConversionsService {
       existing.id,
     );
     return toConversionResponse(existing, bonuses);
+  }
+
+  /** The demo only (a development module, `demo/`): moves conversions into the past. */
+  backdate(tenantId: string, times: { id: string; at: Date }[]): Promise<void> {
+    return this.conversions.backdate(tenantId, times);
   }
 }
 

@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '../database/transaction-host';
 import type { TenantEntity } from '../tenants/tenant.entity';
+import { claimLookupsFrom } from '../tenants/tenant-lookups';
 import { DeeplinkEntity } from './deeplink.entity';
+
+/** The claim of a new link's code, written by the statement that inserts the link (tenants' SQL). */
+const CLAIM_CODE = claimLookupsFrom('short_code', 'link', 'code');
 
 @Injectable()
 export class DeeplinksRepository {
@@ -13,8 +17,9 @@ export class DeeplinksRepository {
 
   /**
    * Inserts unless a link with the same six parameters exists (uq_deeplinks_params); `false` then.
-   * The code is claimed in `tenant_lookups` by the same statement: a code another link holds (of
-   * any tenant) raises 23505 on LOOKUP_TAKEN, and nothing is written, for the caller to retry.
+   * The code is claimed in `tenant_lookups` by the same statement (the part tenants/ writes,
+   * claimLookupsFrom): a code another link holds (of any tenant) raises 23505 on LOOKUP_TAKEN, and
+   * nothing is written, for the caller to retry.
    */
   async insertIfNew(link: DeeplinkEntity): Promise<boolean> {
     const rows: unknown[] = await this.tx.manager.query(
@@ -24,8 +29,7 @@ export class DeeplinksRepository {
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, $10)
          ON CONFLICT (tenant_id, member_id, target_type, target_id, recommendation_text, promo_code)
          DO NOTHING RETURNING tenant_id, code)
-       INSERT INTO tenant_lookups (kind, value, tenant_id)
-         SELECT 'short_code', code, tenant_id FROM link RETURNING value`,
+       ${CLAIM_CODE}`,
       [
         link.tenantId,
         link.id,
@@ -105,6 +109,15 @@ export class DeeplinksRepository {
          FROM unnest($1::text[], $2::text[], $3::int[]) AS c (tenant_id, link_id, n)
         WHERE d.tenant_id = c.tenant_id AND d.id = c.link_id`,
       [clicks.map((c) => c.tenantId), clicks.map((c) => c.id), clicks.map((c) => c.count)],
+    );
+  }
+
+  /** The demo only (a development module): moves links into the past (other ids are ignored). */
+  async backdate(tenantId: string, times: { id: string; at: Date }[]): Promise<void> {
+    await this.tx.manager.query(
+      `UPDATE deeplinks AS d SET created_at = v.at FROM unnest($2::text[], $3::timestamptz[]) AS v(id, at)
+        WHERE d.tenant_id = $1 AND d.id = v.id`,
+      [tenantId, times.map((t) => t.id), times.map((t) => t.at.toISOString())],
     );
   }
 }

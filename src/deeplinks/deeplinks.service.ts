@@ -223,6 +223,11 @@ export class DeeplinksService {
       reused,
     };
   }
+
+  /** The demo only (a development module, `demo/`): moves links into the past. */
+  backdate(tenantId: string, times: { id: string; at: Date }[]): Promise<void> {
+    return this.links.backdate(tenantId, times);
+  }
 }
 
 /**

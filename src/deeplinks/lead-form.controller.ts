@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { CurrentTenant, EmbedOrigin } from '../access/access.decorators';
+import { CurrentTenant, EmbedOrigin } from '../common/access/access.decorators';
 import { RateLimit } from '../access/rate-limits';
 import { ApiProblems } from '../common/errors/problem.response';
 import { LeadCreatedResponse } from '../leads/dto/lead.response';

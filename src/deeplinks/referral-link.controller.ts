@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { CurrentMemberId, CurrentTenant, EmbedBearer } from '../access/access.decorators';
+import { CurrentMemberId, CurrentTenant, EmbedBearer } from '../common/access/access.decorators';
 import { RateLimit } from '../access/rate-limits';
 import { ApiProblems } from '../common/errors/problem.response';
 import type { TenantEntity } from '../tenants/tenant.entity';

@@ -12,7 +12,7 @@ import {
 } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Public } from '../access/access.decorators';
+import { Public } from '../common/access/access.decorators';
 import { RateLimit } from '../access/rate-limits';
 import { DomainError, ValidationFailedError } from '../common/errors/domain-error';
 import { ApiFormBody, ApiHtmlPages, ApiRedirect } from '../common/http/html-openapi';

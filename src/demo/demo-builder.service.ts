@@ -176,63 +176,23 @@ export class DemoBuilder {
   /**
    * Moves the seeded rows' timestamps into the past in the order they happened (members by join
    * date, leads, conversions and their bonuses), keeping every pending bonus's due date ahead so
-   * the grace sweep does not settle the demo at once.
+   * the grace sweep does not settle the demo at once. Each table is moved by its own feature's
+   * service (the `backdate` methods exist for the demo alone).
    */
   private async spreadTimestamps(
     tenant: TenantEntity,
     members: Map<string, { memberId: string }>,
     times: Map<string, Date>,
   ): Promise<void> {
-    const q = (sql: string, params: unknown[]) => this.tx.manager.query(sql, params);
-    const pairs = (ids: string[]) => [ids, ids.map((id) => times.get(id)!.toISOString())];
-    const memberIds = [...members.keys()];
-    await q(
-      `UPDATE members AS m SET created_at = v.at, updated_at = v.at
-         FROM unnest($2::text[], $3::timestamptz[]) AS v(id, at)
-        WHERE m.tenant_id = $1 AND m.id = v.id`,
-      [
-        tenant.id,
-        memberIds.map((e) => members.get(e)!.memberId),
-        memberIds.map((e) => times.get(e)!.toISOString()),
-      ],
+    await this.users.backdateMembers(
+      tenant.id,
+      [...members].map(([key, { memberId }]) => ({ id: memberId, at: times.get(key)! })),
     );
-    const others = [...times.keys()].filter((k) => !members.has(k));
-    const at = `unnest($2::text[], $3::timestamptz[]) AS v(id, at)`;
-    await q(
-      `UPDATE leads AS l SET created_at = v.at, updated_at = v.at FROM ${at}
-        WHERE l.tenant_id = $1 AND l.id = v.id`,
-      [tenant.id, ...pairs(others)],
-    );
-    await q(
-      `UPDATE conversions AS c SET created_at = v.at,
-              reversed_at = CASE WHEN c.reversed_at IS NULL THEN NULL
-                                 ELSE LEAST(now(), v.at + interval '9 days') END
-         FROM ${at} WHERE c.tenant_id = $1 AND c.id = v.id`,
-      [tenant.id, ...pairs(others)],
-    );
-    await q(
-      `UPDATE deeplinks AS d SET created_at = v.at FROM ${at}
-        WHERE d.tenant_id = $1 AND d.id = v.id`,
-      [tenant.id, ...pairs(others)],
-    );
-    await q(
-      `UPDATE bonuses AS b SET created_at = v.at FROM ${at}
-        WHERE b.tenant_id = $1 AND b.source_id = v.id`,
-      [tenant.id, ...pairs(others)],
-    );
-    await q(
-      `UPDATE bonuses SET
-              approved_at = CASE WHEN approved_at IS NULL THEN NULL
-                                 ELSE LEAST(now(), created_at + interval '3 days') END,
-              rejected_at = CASE WHEN rejected_at IS NULL THEN NULL
-                                 ELSE LEAST(now(), created_at + interval '3 days') END,
-              reversed_at = CASE WHEN reversed_at IS NULL THEN NULL
-                                 ELSE LEAST(now(), created_at + interval '9 days') END,
-              due_at = CASE WHEN status = 'pending'
-                            THEN GREATEST(created_at + make_interval(hours => $2), now() + interval '1 day')
-                            ELSE created_at + make_interval(hours => $2) END
-        WHERE tenant_id = $1`,
-      [tenant.id, DEMO_PROGRAM.grace_period_hours],
-    );
+    // Leads, conversions and links by their ids; bonuses by their sources' ids.
+    const others = [...times].filter(([key]) => !members.has(key)).map(([id, at]) => ({ id, at }));
+    await this.leads.backdate(tenant.id, others);
+    await this.moduleRef.get(ConversionsService, { strict: false }).backdate(tenant.id, others);
+    await this.moduleRef.get(DeeplinksService, { strict: false }).backdate(tenant.id, others);
+    await this.bonuses.backdate(tenant.id, others, DEMO_PROGRAM.grace_period_hours);
   }
 }

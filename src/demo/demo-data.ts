@@ -3,7 +3,7 @@
  * became of them. Plain data in chronological order; `DemoSeeder` feeds it through the services.
  */
 
-import type { Actor } from '../access/principal';
+import type { Actor } from '../common/access/actor';
 
 export const DEMO_SLUG = 'demo';
 /** Who the audit log names for what the demo seeding does. */

@@ -1,7 +1,7 @@
 import { Controller, Get, Query, Req } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { Public } from '../access/access.decorators';
+import { Public } from '../common/access/access.decorators';
 import { ApiHtmlPages } from '../common/http/html-openapi';
 import type { HtmlPage } from '../common/pages/page';
 import { Pages } from '../common/pages/pages.decorator';

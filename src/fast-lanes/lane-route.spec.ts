@@ -13,7 +13,7 @@ import {
   ValidationPipe,
 } from '@nestjs/common';
 import { IsString } from 'class-validator';
-import { CurrentTenant, EmbedOrigin, Public } from '../access/access.decorators';
+import { CurrentTenant, EmbedOrigin, Public } from '../common/access/access.decorators';
 import { RateLimit } from '../access/rate-limits';
 import { Pages } from '../common/pages/pages.decorator';
 import { type LaneRequest, laneRoute, resolveArgs } from './lane-route';

@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { HealthCheck } from '@nestjs/terminus';
-import { Public } from '../access/access.decorators';
+import { Public } from '../common/access/access.decorators';
 import { ApiProblems } from '../common/errors/problem.response';
 import { LiveResponse, ReadyResponse } from './dto/health.response';
 import { ReadinessService } from './readiness.service';

@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagg
 import { TerminusModule } from '@nestjs/terminus';
 import { PrometheusController, PrometheusModule } from '@willsoto/nestjs-prometheus';
 import type { Response } from 'express';
-import { Public } from '../access/access.decorators';
+import { Public } from '../common/access/access.decorators';
 import { HealthController } from './health.controller';
 import { ReadinessService } from './readiness.service';
 

@@ -1,14 +1,15 @@
 import { Module } from '@nestjs/common';
-import { SignInPopupModule } from '../sign-in-popup/sign-in-popup.module';
+import { DiscoveryModule } from '@nestjs/core';
 import { HousekeepingService } from './housekeeping.service';
 import { HousekeepingWorker } from './housekeeping.worker';
 
 /**
- * Retention of events and clean-up of expired credentials (HousekeepingService): each feature
- * deletes its own expired rows (sign-in, idempotency keys and admin sessions from global modules).
+ * Retention and the clean-up of expired rows (HousekeepingService): each feature declares its own
+ * jobs with `@Retention()` (retention.decorator.ts), and housekeeping finds and runs them, so it
+ * imports no feature.
  */
 @Module({
-  imports: [SignInPopupModule],
+  imports: [DiscoveryModule],
   providers: [HousekeepingService],
   exports: [HousekeepingService],
 })

@@ -1,89 +1,73 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { AdminSessionsService } from '../access/admin-sessions.service';
-import { AppConfig } from '../config/app-config';
-import { DELETE_BATCH as BATCH } from '../database/batched-delete';
-import { TransactionHost } from '../database/transaction-host';
-import { IdempotencyKeysService } from '../idempotency/idempotency-keys.service';
-import { SignInService } from '../sign-in-popup/sign-in.service';
+import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import {
+  RETENTION_JOB,
+  type RetentionJobOptions,
+  type RetentionResult,
+} from './retention.decorator';
 
-export interface HousekeepingReport {
-  events: number;
-  idempotencyKeys: number;
-  sessions: number;
-  consentTokens: number;
-  signInCodes: number;
-  adminSessions: number;
+/** How many rows each retention job deleted in one run, by the job's name (or each kind it names). */
+export type HousekeepingReport = Record<string, number>;
+
+interface Job extends Required<RetentionJobOptions> {
+  run: () => Promise<RetentionResult>;
 }
 
 /**
- * Deletes what the service no longer needs: events (with their webhook deliveries and attempts)
- * older than EVENT_RETENTION_DAYS (docs/webhooks.md: 30 days) unless a delivery is still pending,
- * and the expired idempotency keys, popup sessions, consent tokens, admin sessions and sign-in
- * codes (kept a day past expiry: the per-hour sign-in limit counts them). Bounded batches, each its
- * own short transaction; running twice at once is harmless.
+ * Deletes what the service no longer needs by calling the retention jobs the features declare
+ * (`@Retention()` on a method of their providers): events older than EVENT_RETENTION_DAYS
+ * (docs/webhooks.md: 30 days) and their webhook deliveries and attempts unless a delivery is still
+ * pending (outbox/, webhooks/), and the expired idempotency keys, popup sessions, consent tokens,
+ * admin sessions and sign-in codes (their features). Each job deletes its own feature's rows in
+ * bounded batches, each its own short transaction; running twice at once is harmless.
  */
 @Injectable()
-export class HousekeepingService {
+export class HousekeepingService implements OnApplicationBootstrap {
   private readonly logger = new Logger(HousekeepingService.name);
+  private jobs: Job[] = [];
 
   constructor(
-    private readonly tx: TransactionHost,
-    private readonly config: AppConfig,
-    private readonly idempotency: IdempotencyKeysService,
-    private readonly signIn: SignInService,
-    private readonly adminSessions: AdminSessionsService,
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
   ) {}
 
+  /** Finds every `@Retention()` method of the application's providers, once. */
+  onApplicationBootstrap(): void {
+    const jobs: Job[] = [];
+    for (const { instance } of this.discovery.getProviders()) {
+      if (!instance || typeof instance !== 'object') continue;
+      const prototype = Object.getPrototypeOf(instance) as Record<string, unknown> | null;
+      if (!prototype) continue;
+      for (const method of this.scanner.getAllMethodNames(prototype)) {
+        const fn = prototype[method];
+        if (typeof fn !== 'function') continue;
+        const options = Reflect.getMetadata(RETENTION_JOB, fn) as RetentionJobOptions | undefined;
+        if (!options) continue;
+        jobs.push({
+          name: options.name,
+          order: options.order ?? 0,
+          run: () => (fn as () => Promise<RetentionResult>).call(instance),
+        });
+      }
+    }
+    this.jobs = jobs.sort((a, b) => a.order - b.order || a.name.localeCompare(b.name));
+  }
+
+  /** The jobs' names in the order they run. */
+  jobNames(): string[] {
+    return this.jobs.map((job) => job.name);
+  }
+
   async run(): Promise<HousekeepingReport> {
-    const events = await this.expiredEvents();
-    const idempotencyKeys = await this.idempotency.deleteExpired();
-    const signIn = await this.signIn.deleteExpired();
-    const report: HousekeepingReport = {
-      events,
-      idempotencyKeys,
-      sessions: signIn.sessions,
-      consentTokens: signIn.consentTokens,
-      adminSessions: await this.adminSessions.deleteExpired(),
-      signInCodes: signIn.signInCodes,
-    };
+    const report: HousekeepingReport = {};
+    for (const job of this.jobs) {
+      const result = await job.run();
+      if (typeof result === 'number') report[job.name] = result;
+      else Object.assign(report, result);
+    }
     if (Object.values(report).some((n) => n > 0)) {
       this.logger.log({ deleted: report }, 'Housekeeping deleted expired rows');
     }
     return report;
-  }
-
-  /** Events past retention, tenant by tenant through ix_events_tenant_occurred. */
-  private async expiredEvents(): Promise<number> {
-    const tenants: { id: string }[] = await this.tx.manager.query(`SELECT id FROM tenants`);
-    let total = 0;
-    for (const { id } of tenants) {
-      for (;;) {
-        const [{ deleted }]: { deleted: number }[] = await this.tx.manager.query(
-          `WITH doomed AS (
-             SELECT e.tenant_id, e.id FROM events e
-              WHERE e.tenant_id = $1
-                AND e.occurred_at < now() - make_interval(days => $2)
-                AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d
-                                 WHERE d.tenant_id = e.tenant_id AND d.event_id = e.id
-                                   AND d.status = 'pending')
-              ORDER BY e.occurred_at LIMIT ${BATCH}
-           ), attempts AS (
-             DELETE FROM webhook_attempts a USING doomed
-              WHERE a.tenant_id = doomed.tenant_id AND a.event_id = doomed.id
-           ), deliveries AS (
-             DELETE FROM webhook_deliveries d USING doomed
-              WHERE d.tenant_id = doomed.tenant_id AND d.event_id = doomed.id
-           ), events AS (
-             DELETE FROM events e USING doomed
-              WHERE e.tenant_id = doomed.tenant_id AND e.id = doomed.id RETURNING 1
-           )
-           SELECT count(*)::int AS deleted FROM events`,
-          [id, this.config.eventRetentionDays],
-        );
-        total += deleted;
-        if (deleted < BATCH) break;
-      }
-    }
-    return total;
   }
 }

@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
+import { Retention } from '../housekeeping/retention.decorator';
 import { IdempotencyRepository } from './idempotency.repository';
 
-/** What other features may do with the stored keys: housekeeping deletes the expired ones. */
+/** The stored keys' retention: housekeeping runs it. */
 @Injectable()
 export class IdempotencyKeysService {
   constructor(private readonly keys: IdempotencyRepository) {}
 
   /** Deletes the expired keys; how many went. */
+  @Retention('idempotencyKeys')
   deleteExpired(): Promise<number> {
     return this.keys.deleteExpired();
   }

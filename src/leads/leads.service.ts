@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service';
-import type { Actor } from '../access/principal';
+import type { Actor } from '../common/access/actor';
 import { newId } from '../common/ids';
 import { TransactionHost } from '../database/transaction-host';
 import { BonusesService } from '../bonuses/bonuses.service';
@@ -209,6 +209,11 @@ export class LeadsService {
   async markConverted(lead: LeadEntity): Promise<void> {
     if (lead.status === 'converted') return;
     await this.leads.transition(lead.tenantId, lead.id, ['new', 'processed'], 'converted', null);
+  }
+
+  /** The demo only (a development module, `demo/`): moves leads into the past. */
+  backdate(tenantId: string, times: { id: string; at: Date }[]): Promise<void> {
+    return this.leads.backdate(tenantId, times);
   }
 }
 

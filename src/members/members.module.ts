@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
+import { MemberImportService } from './member-import.service';
 import { MembersAdminController } from './members-admin.controller';
 import { MembersRepository } from './members.repository';
 import { ServiceUsersRepository } from './service-users.repository';
@@ -9,7 +10,7 @@ import { UsersService } from './users.service';
 @Module({
   imports: [AuditModule],
   controllers: [UsersController, MembersAdminController],
-  providers: [MembersRepository, ServiceUsersRepository, UsersService],
-  exports: [UsersService],
+  providers: [MembersRepository, ServiceUsersRepository, UsersService, MemberImportService],
+  exports: [UsersService, MemberImportService],
 })
 export class MembersModule {}

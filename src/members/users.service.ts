@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Actor } from '../access/principal';
+import type { Actor } from '../common/access/actor';
 import { ValidationFailedError } from '../common/errors/domain-error';
 import { newId } from '../common/ids';
 import { AppConfig } from '../config/app-config';
@@ -312,6 +312,11 @@ export class UsersService {
         is_active: member.isActive,
       };
     });
+  }
+
+  /** The demo only (a development module, `demo/`): moves members' join dates into the past. */
+  backdateMembers(tenantId: string, times: { id: string; at: Date }[]): Promise<void> {
+    return this.members.backdate(tenantId, times);
   }
 }
 

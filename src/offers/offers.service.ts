@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service';
-import type { Actor } from '../access/principal';
+import type { Actor } from '../common/access/actor';
 import { newId } from '../common/ids';
 import { TransactionHost } from '../database/transaction-host';
 import { type Program, type ProgramInput, withProgramDefaults } from '../tenants/program';

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { Admin, CurrentActor, CurrentTenant } from '../access/access.decorators';
-import type { Actor } from '../access/principal';
+import { Admin, CurrentActor, CurrentTenant } from '../common/access/access.decorators';
+import type { Actor } from '../common/access/actor';
 import type { Request } from 'express';
 import { ApiProblems } from '../common/errors/problem.response';
 import { PageQueryDto } from '../common/http/pagination.dto';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import type { Actor } from '../access/principal';
+import type { Actor } from '../common/access/actor';
 import { ValidationFailedError, type FieldError } from '../common/errors/domain-error';
 import { TransactionHost } from '../database/transaction-host';
 import type { SettleRunResponse } from './dto/payout.response';

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { CurrentActor, CurrentTenant, TenantKey } from '../access/access.decorators';
-import type { Actor } from '../access/principal';
+import { CurrentActor, CurrentTenant, TenantKey } from '../common/access/access.decorators';
+import type { Actor } from '../common/access/actor';
 import { RateLimit } from '../access/rate-limits';
 import { ApiProblems } from '../common/errors/problem.response';
 import { Idempotent } from '../idempotency/idempotent.decorator';

@@ -8,8 +8,6 @@ import { LedgerModule } from './ledger/ledger.module';
 import { PayoutScheduleWorker } from './payout-schedule.worker';
 import { PayoutsAdminController } from './payouts-admin.controller';
 import { PayoutsCsvService } from './payouts-csv.service';
-import { PayoutsEmbedController } from './payouts-embed.controller';
-import { PayoutsEmbedService } from './payouts-embed.service';
 import { PayoutsFederationController } from './payouts.controller';
 import { PAYOUTS_QUEUE } from './payouts.queue';
 import { PayoutsRepository } from './payouts.repository';
@@ -18,8 +16,9 @@ import { PayoutsService } from './payouts.service';
 /** Balances, payout runs, payouts and clawbacks (docs/payouts.md). */
 @Module({
   imports: [AuditModule, BonusesModule, LedgerModule, MembersModule],
-  controllers: [PayoutsAdminController, PayoutsFederationController, PayoutsEmbedController],
-  providers: [PayoutsRepository, PayoutsService, PayoutsCsvService, PayoutsEmbedService],
+  controllers: [PayoutsAdminController, PayoutsFederationController],
+  providers: [PayoutsRepository, PayoutsService, PayoutsCsvService],
+  // PayoutsRepository for PayoutsWorkerModule below; other features read through PayoutsService.
   exports: [PayoutsService, PayoutsRepository, PayoutsCsvService, LedgerModule],
 })
 export class PayoutsModule {}

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Actor } from '../access/principal';
+import type { Actor } from '../common/access/actor';
 import { AuditService } from '../audit/audit.service';
 import { BonusesService } from '../bonuses/bonuses.service';
 import { offsetOf, type PageQueryDto, pagination } from '../common/http/pagination.dto';
@@ -232,6 +232,16 @@ export class PayoutsService {
       items: rows.map((p) => toPayoutResponse(p, items.get(p.id) ?? [])),
       pagination: pagination(query, total),
     };
+  }
+
+  /** A member's payouts, newest first, one page (the widgets' payout history, embed/). */
+  forMember(
+    tenantId: string,
+    memberId: string,
+    offset: number,
+    limit: number,
+  ): Promise<[PayoutEntity[], number]> {
+    return this.payouts.list(tenantId, { memberId }, offset, limit);
   }
 
   /** The tenant's runs, newest first, each with how many of its payouts are in each status. */

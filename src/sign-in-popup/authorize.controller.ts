@@ -1,7 +1,7 @@
 import { applyDecorators, Controller, Get, HttpCode, Post, Req, UseFilters } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { Public } from '../access/access.decorators';
+import { Public } from '../common/access/access.decorators';
 import { AccessService } from '../access/access.service';
 import { RateLimit } from '../access/rate-limits';
 import {

@@ -4,6 +4,7 @@ import { IsNull, MoreThan } from 'typeorm';
 import { newId, sha256Hex } from '../common/ids';
 import { deleteInBatches } from '../database/batched-delete';
 import { TransactionHost } from '../database/transaction-host';
+import { Retention } from '../housekeeping/retention.decorator';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { UsersService } from '../members/users.service';
 import { MailerService } from './mailer.service';
@@ -168,6 +169,7 @@ export class SignInService {
    * Deletes the expired sessions and consent tokens, and the sign-in codes a day past expiry (the
    * per-hour sign-in limit counts them), for housekeeping; how many of each went.
    */
+  @Retention('signIn')
   async deleteExpired(): Promise<{ sessions: number; consentTokens: number; signInCodes: number }> {
     const m = this.tx.manager;
     return {

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { TenantEntity } from './tenant.entity';
-import type { StaffRole } from '../access/principal';
+import type { StaffRole } from '../common/access/actor';
 
 /**
  * A tenant staff member's admin API token (`stf_…`); only its SHA-256 is kept (unique across

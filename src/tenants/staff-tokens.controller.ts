@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Actor } from '../access/principal';
-import { Admin, CurrentActor, CurrentTenant } from '../access/access.decorators';
+import type { Actor } from '../common/access/actor';
+import { Admin, CurrentActor, CurrentTenant } from '../common/access/access.decorators';
 import { ApiProblems } from '../common/errors/problem.response';
 import {
   CreatedStaffTokenResponse,

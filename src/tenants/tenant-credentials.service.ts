@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Actor } from '../access/principal';
+import type { Actor } from '../common/access/actor';
 import { newId, newSecret, sha256Hex } from '../common/ids';
 import { TransactionHost } from '../database/transaction-host';
 import { AuditService } from '../audit/audit.service';

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Patch, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Actor } from '../access/principal';
-import { Admin, CurrentActor, CurrentTenant } from '../access/access.decorators';
+import type { Actor } from '../common/access/actor';
+import { Admin, CurrentActor, CurrentTenant } from '../common/access/access.decorators';
 import { ApiProblems } from '../common/errors/problem.response';
 import { CreateTenantDto } from './dto/create-tenant.dto';
 import { CreatedTenantResponse, TenantResponse } from './dto/tenant.response';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Actor } from '../access/principal';
+import type { Actor } from '../common/access/actor';
 import { isUniqueViolation } from '../common/errors/pg-errors';
 import { newId } from '../common/ids';
 import { withPayoutDefaults } from './payout-settings';

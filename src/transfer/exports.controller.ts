@@ -1,6 +1,6 @@
 import { Controller, Get, StreamableFile } from '@nestjs/common';
 import { ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { Admin, CurrentTenant } from '../access/access.decorators';
+import { Admin, CurrentTenant } from '../common/access/access.decorators';
 import { ApiProblems } from '../common/errors/problem.response';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { EXPORTS, ExportsService, type ExportKind } from './exports.service';

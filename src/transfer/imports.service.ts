@@ -4,12 +4,16 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DataSource } from 'typeorm';
-import type { Actor } from '../access/principal';
+import type { Actor } from '../common/access/actor';
 import { newUlid } from '../common/ids';
 import { AuditService } from '../audit/audit.service';
 import { AppConfig } from '../config/app-config';
+import {
+  type ApplyPhase,
+  LostInsertRace,
+  MemberImportService,
+} from '../members/member-import.service';
 import { IMPORT_SWEEP_MS, ImportOwners } from './import-owners';
-import { applyStaged, LostInsertRace, type ApplyPhase } from './import-apply';
 import {
   csvToStaging,
   ndjsonToStaging,
@@ -60,7 +64,7 @@ function byteLimit(max: number, onBytes: (n: number) => void): Transform {
 /**
  * Member imports (docs/import-export.md): the file is streamed through a parser into an unlogged
  * staging table with COPY (never held in memory), then validated and applied set-wise in one
- * transaction (import-apply.ts). The HTTP route answers 202 once the body is staged and the
+ * transaction by the members' bulk writer (members/member-import.service.ts). The HTTP route answers 202 once the body is staged and the
  * apply runs on in this process; the CLI waits for it.
  */
 @Injectable()
@@ -74,6 +78,7 @@ export class ImportsService implements OnApplicationBootstrap, OnApplicationShut
     private readonly dataSource: DataSource,
     private readonly audit: AuditService,
     private readonly config: AppConfig,
+    private readonly members: MemberImportService,
   ) {}
 
   /** Worker processes sweep abandoned imports every IMPORT_SWEEP_MS (the CLI and API-only do not). */
@@ -195,7 +200,7 @@ export class ImportsService implements OnApplicationBootstrap, OnApplicationShut
         let result;
         try {
           await client.query('BEGIN');
-          result = await applyStaged(
+          result = await this.members.applyStaged(
             client,
             tenantId,
             staging,

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
+import { MembersModule } from '../members/members.module';
 import { ExportsController } from './exports.controller';
 import { ExportsService } from './exports.service';
 import { ImportsController } from './imports.controller';
@@ -7,7 +8,7 @@ import { ImportsService } from './imports.service';
 
 /** Moving in and out (docs/import-export.md): member imports and CSV exports. */
 @Module({
-  imports: [AuditModule],
+  imports: [AuditModule, MembersModule],
   controllers: [ImportsController, ExportsController],
   providers: [ImportsService, ExportsService],
   exports: [ImportsService, ExportsService],

@@ -7,6 +7,7 @@ import { Admission } from './engine/admission';
 import { AttemptRecords } from './engine/attempt-records';
 import { AttemptSender } from './engine/attempt-sender';
 import { DeadLetters } from './engine/dead-letters';
+import { DeliveryRetention } from './engine/delivery-retention';
 import { DeliveryEngine } from './engine/delivery-engine';
 import { DeliveryJobs } from './engine/delivery-jobs';
 import { DeliveryStore } from './engine/delivery-store';
@@ -64,6 +65,7 @@ const webhooksQueue = BullModule.registerQueueAsync({
     SendPool,
     Sweeper,
     Replays,
+    DeliveryRetention,
     DeliveryEngine,
     WebhooksService,
   ],

@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { AuditService } from '../audit/audit.service';
-import type { Actor } from '../access/principal';
+import type { Actor } from '../common/access/actor';
 import { seal } from '../common/crypto/secret-box';
 import { ConflictError } from '../common/errors/domain-error';
 import { offsetOf, pagination } from '../common/http/pagination.dto';

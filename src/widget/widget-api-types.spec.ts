@@ -9,7 +9,7 @@ import type { ProblemResponse } from '../common/errors/problem.response';
 import type { ReferralLinkResponse } from '../deeplinks/dto/referral-link.dto';
 import type { LeadCreatedResponse } from '../leads/dto/lead.response';
 import type * as Widget from './browser/types';
-import type { EmbedPayoutsResponse } from '../payouts/dto/embed-payouts.response';
+import type { EmbedPayoutsResponse } from '../embed/dto/embed-payouts.response';
 import type { WidgetOriginCheckResponse } from './dto/widget.response';
 
 /**

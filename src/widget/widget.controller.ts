@@ -8,7 +8,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Public } from '../access/access.decorators';
+import { Public } from '../common/access/access.decorators';
 import { credentialsOf } from '../access/credentials';
 import { EmbedOriginPolicy } from '../access/embed-origin';
 import { DomainError, NotFoundError } from '../common/errors/domain-error';

@@ -18,19 +18,7 @@ const TABLES_WITHOUT_ENTITY: Record<string, string> = {
 };
 
 /** Writes of another feature's table still made, with the reason; the list only shrinks. */
-const KNOWN_FOREIGN_WRITES: [string, string, string][] = [
-  ['deeplinks', 'tenant_lookups', 'a short link claims its code in the statement that inserts it'],
-  ['demo', 'members', 'the demo backdates what it seeded through the services'],
-  ['demo', 'leads', 'the demo backdates what it seeded through the services'],
-  ['demo', 'conversions', 'the demo backdates what it seeded through the services'],
-  ['demo', 'deeplinks', 'the demo backdates what it seeded through the services'],
-  ['demo', 'bonuses', 'the demo backdates what it seeded through the services'],
-  ['housekeeping', 'events', 'retention deletes old events with their deliveries in one statement'],
-  ['housekeeping', 'webhook_deliveries', 'the same statement'],
-  ['housekeeping', 'webhook_attempts', 'the same statement'],
-  ['transfer', 'members', 'the CSV import inserts members in bulk'],
-  ['transfer', 'service_users', 'the CSV import inserts service users in bulk'],
-];
+const KNOWN_FOREIGN_WRITES: [string, string, string][] = [];
 
 const WRITE = /\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM|TRUNCATE(?:\s+TABLE)?)\s+"?([a-z_]+)"?/g;
 

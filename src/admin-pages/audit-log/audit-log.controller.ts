@@ -2,7 +2,7 @@ import { Controller, Get, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { AuditService } from '../../audit/audit.service';
-import { Public } from '../../access/access.decorators';
+import { Public } from '../../common/access/access.decorators';
 import { PageSecurity } from '../../common/http/page-security';
 import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
 import type { HtmlPage } from '../../common/pages/page';

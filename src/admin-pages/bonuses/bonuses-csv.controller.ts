@@ -1,7 +1,7 @@
 import { Controller, Get, Query, Res, UseFilters } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Public } from '../../access/access.decorators';
+import { Public } from '../../common/access/access.decorators';
 import { ListBonusesQueryDto } from '../../bonuses/dto/bonus-requests.dto';
 import { parseInstant } from '../../common/http/instant';
 import { SingleQueryValues } from '../../common/http/single-query-values.pipe';

@@ -5,7 +5,7 @@ import type { Request } from 'express';
 import { validateSync } from 'class-validator';
 import { BonusesService } from '../../bonuses/bonuses.service';
 import { ListBonusesQueryDto } from '../../bonuses/dto/bonus-requests.dto';
-import { Public } from '../../access/access.decorators';
+import { Public } from '../../common/access/access.decorators';
 import { DomainError, ValidationFailedError } from '../../common/errors/domain-error';
 import { flattenValidationErrors } from '../../common/errors/validation';
 import { SingleQueryValues } from '../../common/http/single-query-values.pipe';

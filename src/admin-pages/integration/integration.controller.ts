@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { Public } from '../../access/access.decorators';
+import { Public } from '../../common/access/access.decorators';
 import { PageSecurity } from '../../common/http/page-security';
 import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
 import { FormBody } from '../../common/pages/form';

@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { Public } from '../../access/access.decorators';
+import { Public } from '../../common/access/access.decorators';
 import { NoAdminSessionError } from '../../access/access.errors';
 import { AccessService, type AdminSessionPrincipal } from '../../access/access.service';
 import { ADMIN_SESSION_TTL_MS } from '../../access/admin-sessions.service';

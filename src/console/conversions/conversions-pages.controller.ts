@@ -11,7 +11,7 @@ import {
 } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Public } from '../../access/access.decorators';
+import { Public } from '../../common/access/access.decorators';
 import { Org, OrgAction, type OrgContext, OrgPage } from '../../admin-pages/org-page.guard';
 import { PageSecurity } from '../../common/http/page-security';
 import { SingleQueryValues } from '../../common/http/single-query-values.pipe';

@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Admin, CurrentTenant } from '../../access/access.decorators';
+import { Admin, CurrentTenant } from '../../common/access/access.decorators';
 import { ApiProblems } from '../../common/errors/problem.response';
 import type { TenantEntity } from '../../tenants/tenant.entity';
 import { ListLeadsQueryDto } from './leads.dto';

@@ -1,7 +1,7 @@
 import { Controller, Get, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { Public } from '../../access/access.decorators';
+import { Public } from '../../common/access/access.decorators';
 import { Org, type OrgContext, OrgPage } from '../../admin-pages/org-page.guard';
 import { DomainError } from '../../common/errors/domain-error';
 import { PageSecurity } from '../../common/http/page-security';

@@ -2,7 +2,7 @@ import { Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsString, Length } from 'class-validator';
-import { Public } from '../../access/access.decorators';
+import { Public } from '../../common/access/access.decorators';
 import { Org, OrgAction, type OrgContext } from '../../admin-pages/org-page.guard';
 import { FormBody } from '../../common/pages/form';
 import { Redirect, withQuery } from '../../common/pages/page';

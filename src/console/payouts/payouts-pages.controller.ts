@@ -13,7 +13,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { plainToInstance } from 'class-transformer';
 import { IsString, Length } from 'class-validator';
 import type { Request, Response } from 'express';
-import { Public } from '../../access/access.decorators';
+import { Public } from '../../common/access/access.decorators';
 import { Org, OrgAction, type OrgContext, OrgPage } from '../../admin-pages/org-page.guard';
 import { ValidationFailedError } from '../../common/errors/domain-error';
 import { PageQueryDto } from '../../common/http/pagination.dto';

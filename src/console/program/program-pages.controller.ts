@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { Public } from '../../access/access.decorators';
+import { Public } from '../../common/access/access.decorators';
 import { Org, OrgAction, type OrgContext, OrgPage } from '../../admin-pages/org-page.guard';
 import { PageSecurity } from '../../common/http/page-security';
 import { SingleQueryValues } from '../../common/http/single-query-values.pipe';

@@ -1,9 +1,17 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
+import { BONUS_LEDGER } from '../../bonuses/bonus-ledger';
 import { LedgerService } from './ledger.service';
 
 /**
- * The ledger alone, without the payout runs: the bonuses module writes its entries (approvals,
- * reversals, clawbacks) in its own transactions, and the payouts module builds on both.
+ * The ledger alone, without the payout runs. Global, for it provides the bonuses' port
+ * (`BONUS_LEDGER`, owned by bonuses/): the bonuses module writes its entries (approvals, reversals,
+ * clawbacks) in its own transactions without importing payouts, which pays bonuses and so sits
+ * above them. PayoutsModule imports it once; the payouts module and the embed reads inject
+ * LedgerService itself.
  */
-@Module({ providers: [LedgerService], exports: [LedgerService] })
+@Global()
+@Module({
+  providers: [LedgerService, { provide: BONUS_LEDGER, useExisting: LedgerService }],
+  exports: [LedgerService, BONUS_LEDGER],
+})
 export class LedgerModule {}

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { ApprovedBonus, BonusLedger, ReversedBonus } from '../../bonuses/bonus-ledger';
 import { newUlid } from '../../common/ids';
 import { TransactionHost } from '../../database/transaction-host';
 import { EventsService, type SqlRows } from '../../outbox/events.service';
@@ -33,17 +34,6 @@ export interface Balance {
   paidKopecks: number;
 }
 
-/** A bonus that just became `reversed`, as the bonuses module saw it. */
-export interface ReversedBonus {
-  id: string;
-  memberId: string;
-  serviceUserId: string;
-  currency: string;
-  amountKopecks: number;
-  /** Whether it had been approved (or paid) before: only then did it reach the ledger. */
-  wasApproved: boolean;
-}
-
 /**
  * The append-only ledger of docs/payouts.md: every movement of a member's money is a row of
  * `ledger_entries` (deltas of available / in payout / paid), and `ledger_balances` is upserted by
@@ -51,7 +41,7 @@ export interface ReversedBonus {
  * caller's transaction; nothing here is ever updated or deleted.
  */
 @Injectable()
-export class LedgerService {
+export class LedgerService implements BonusLedger {
   constructor(
     private readonly tx: TransactionHost,
     private readonly events: EventsService,
@@ -103,10 +93,7 @@ export class LedgerService {
   }
 
   /** Approved bonuses enter `available`. */
-  bonusesApproved(
-    tenantId: string,
-    bonuses: { id: string; memberId: string; currency: string; amountKopecks: number }[],
-  ): Promise<void> {
+  bonusesApproved(tenantId: string, bonuses: ApprovedBonus[]): Promise<void> {
     return this.append(
       tenantId,
       bonuses.map((b) => ({

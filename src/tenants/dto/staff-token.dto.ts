@@ -1,5 +1,5 @@
 import { IsIn, IsString, Length } from 'class-validator';
-import { STAFF_ROLES, type StaffRole } from '../../access/principal';
+import { STAFF_ROLES, type StaffRole } from '../../common/access/actor';
 
 export class CreateStaffTokenDto {
   /** Who holds the token, for the audit log. @example "Alice (finance)" */

@@ -45,6 +45,16 @@ describe('housekeeping', () => {
     ((await t.db.query(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`, params))[0]
       .n as number) > 0;
 
+  it("runs the retention jobs the features declare, the outbox's events after webhooks' deliveries", () => {
+    expect(t.app.get(HousekeepingService).jobNames()).toEqual([
+      'adminSessions',
+      'idempotencyKeys',
+      'signIn',
+      'webhookDeliveries',
+      'events',
+    ]);
+  });
+
   it('deletes events past retention with their deliveries and attempts, unless one is pending', async () => {
     await event('evt_old_delivered', 31, 'delivered');
     await event('evt_old_dead', 45, 'dead');
@@ -93,7 +103,11 @@ describe('housekeeping', () => {
     });
 
     // A second run finds nothing more to do.
-    expect((await t.app.get(HousekeepingService).run()).events).toBe(0);
+    const again = await t.app.get(HousekeepingService).run();
+    expect({ events: again.events, deliveries: again.webhookDeliveries }).toEqual({
+      events: 0,
+      deliveries: 0,
+    });
   });
 
   it('deletes expired sessions, consent tokens, admin sessions, idempotency keys and old sign-in codes', async () => {

@@ -1,5 +1,5 @@
 import { PaginationResponse } from '../../common/http/pagination.dto';
-import { EmbedTenantResponse, EmbedUserResponse } from '../../embed/dto/embed.response';
+import { EmbedTenantResponse, EmbedUserResponse } from './embed.response';
 
 export class EmbedPayoutItemResponse {
   /** @example "pay_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ payout_id: string;

@@ -6,8 +6,13 @@ import {
 } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiQuery, ApiSecurity } from '@nestjs/swagger';
 import type { Request } from 'express';
-import type { AuthenticatedRequest, StaffRole } from './principal';
+import type { RequestPrincipal, StaffRole } from './actor';
 
+/**
+ * What a route declares about access (docs/architecture.md, "Auth policies"): every controller uses
+ * these, tenants' and the audit log's included, so they live in common/ and import no feature.
+ * AccessGuard and the fast lanes (access/route-access.ts) read the policy; AccessService decides.
+ */
 export type AuthPolicy =
   | { kind: 'public' }
   | { kind: 'tenant-key' }
@@ -57,7 +62,7 @@ export const EmbedBearer = () =>
 
 /** The member the embed bearer token was issued to (`sub`). */
 export const CurrentMemberId = createParamDecorator((_: unknown, ctx: ExecutionContext) => {
-  const memberId = ctx.switchToHttp().getRequest<Request & AuthenticatedRequest>().memberId;
+  const memberId = ctx.switchToHttp().getRequest<Request & RequestPrincipal>().memberId;
   if (!memberId) throw new Error('CurrentMemberId used on a route without @EmbedBearer()');
   return memberId;
 });
@@ -74,14 +79,14 @@ export const Admin = (role: StaffRole | 'platform') =>
 
 /** The tenant the guard resolved for this request. */
 export const CurrentTenant = createParamDecorator((_: unknown, ctx: ExecutionContext) => {
-  const tenant = ctx.switchToHttp().getRequest<Request & AuthenticatedRequest>().tenant;
+  const tenant = ctx.switchToHttp().getRequest<Request & RequestPrincipal>().tenant;
   if (!tenant) throw new Error('CurrentTenant used on a route whose guard resolves no tenant');
   return tenant;
 });
 
 /** The credential's owner, for the audit log. */
 export const CurrentActor = createParamDecorator((_: unknown, ctx: ExecutionContext) => {
-  const actor = ctx.switchToHttp().getRequest<Request & AuthenticatedRequest>().actor;
+  const actor = ctx.switchToHttp().getRequest<Request & RequestPrincipal>().actor;
   if (!actor) throw new Error('CurrentActor used on a route whose guard resolves no actor');
   return actor;
 });

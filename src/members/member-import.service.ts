@@ -1,5 +1,5 @@
+import { Injectable } from '@nestjs/common';
 import type { PoolClient } from 'pg';
-import type { ImportError } from './import-rows';
 
 const TIMING = process.env.IMPORT_TIMING === '1';
 
@@ -9,13 +9,42 @@ export interface ApplyCounts {
   unchanged: number;
 }
 
+/** A staged row that cannot be applied (transfer/ reports it as an import error of its line). */
+export interface StagedRowError {
+  line: number;
+  code: 'duplicate_external_id' | 'referrer_not_found' | 'referral_cycle' | 'referrer_conflict';
+  message: string;
+}
+
 export type ApplyResult =
-  { ok: true; counts: ApplyCounts } | { ok: false; errors: ImportError[]; errorCount: number };
+  { ok: true; counts: ApplyCounts } | { ok: false; errors: StagedRowError[]; errorCount: number };
 
 export type ApplyPhase = 'checking' | 'tree' | 'writing';
 
 /** A concurrent upsert inserted one of the file's external ids after we looked: run again. */
 export class LostInsertRace extends Error {}
+
+/**
+ * The members' bulk writer: the CSV import (transfer/) stages a file's rows with COPY and hands
+ * them here, so that members and service users, their referral tree and its counters are written
+ * by the members feature alone, with the same statements as ever (docs/architecture.md, "Module
+ * boundaries"). The staging table has the columns `line`, `member_id`, `service_user_id` (ids
+ * minted while staging), `external_id`, `full_name`, `email`, `role`, `joined_at` and
+ * `referrer_external_id` (transfer/import-rows.ts, STAGING_COLUMNS).
+ */
+@Injectable()
+export class MemberImportService {
+  /** Applies staged rows on `client`, inside its transaction (applyStaged below). */
+  applyStaged(
+    client: PoolClient,
+    tenantId: string,
+    staging: string,
+    maxErrors: number,
+    onPhase: (phase: ApplyPhase) => Promise<void>,
+  ): Promise<ApplyResult> {
+    return applyStaged(client, tenantId, staging, maxErrors, onPhase);
+  }
+}
 
 /**
  * Validates and applies staged rows set-wise, inside the caller's transaction (docs/import-export.md,
@@ -32,7 +61,7 @@ export class LostInsertRace extends Error {}
  * 4. One INSERT of the new members (service users first), one UPDATE of the tree columns that
  *    changed, one UPDATE of the fields that changed.
  */
-export async function applyStaged(
+async function applyStaged(
   client: PoolClient,
   tenantId: string,
   staging: string,
@@ -49,10 +78,15 @@ export async function applyStaged(
       );
     return rows as T[];
   };
-  const errors: ImportError[] = [];
+  const errors: StagedRowError[] = [];
   let errorCount = 0;
   const report = async (sql: string, params: unknown[] = []) => {
-    const rows = await q<{ line: number; code: ImportError['code']; message: string; n: string }>(
+    const rows = await q<{
+      line: number;
+      code: StagedRowError['code'];
+      message: string;
+      n: string;
+    }>(
       `SELECT line, code, message, count(*) OVER () AS n FROM (${sql}) e ORDER BY line LIMIT ${maxErrors}`,
       params,
     );

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { offsetOf, pagination } from '../common/http/pagination.dto';
 import { formatMoney, labelLanguage, relativeTime, uiLocale } from '../common/i18n/format';
-import { EmbedPageQueryDto } from '../embed/dto/embed-queries.dto';
-import { tenantBlock, userBlock } from '../embed/embed-data.service';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { UsersService } from '../members/users.service';
+import { PayoutsService } from '../payouts/payouts.service';
+import type { EmbedPageQueryDto } from './dto/embed-queries.dto';
 import type { EmbedPayoutsResponse } from './dto/embed-payouts.response';
-import { PayoutsRepository } from './payouts.repository';
+import { tenantBlock, userBlock } from './embed-data.service';
 
 const STATUS_HUMAN: Record<string, Record<string, string>> = {
   ru: { pending: 'В обработке', paid: 'Выплачено', failed: 'Не прошла', canceled: 'Отменена' },
@@ -15,10 +15,10 @@ const STATUS_HUMAN: Record<string, Record<string, string>> = {
 
 /** The partner's payout history for the widgets (docs/payouts.md §6): one indexed page. */
 @Injectable()
-export class PayoutsEmbedService {
+export class EmbedPayoutsService {
   constructor(
     private readonly users: UsersService,
-    private readonly payouts: PayoutsRepository,
+    private readonly payouts: PayoutsService,
   ) {}
 
   async history(
@@ -28,9 +28,9 @@ export class PayoutsEmbedService {
   ): Promise<EmbedPayoutsResponse> {
     const locale = uiLocale(query.locale, tenant.locale);
     const member = await this.users.getMember(tenant.id, userId);
-    const [rows, total] = await this.payouts.list(
+    const [rows, total] = await this.payouts.forMember(
       tenant.id,
-      { memberId: member.id },
+      member.id,
       offsetOf(query),
       query.page_size,
     );

@@ -1,21 +1,21 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { CurrentTenant, EmbedOrigin } from '../access/access.decorators';
+import { CurrentTenant, EmbedOrigin } from '../common/access/access.decorators';
 import { RateLimit } from '../access/rate-limits';
 import { ApiProblems } from '../common/errors/problem.response';
-import { EmbedPageQueryDto } from '../embed/dto/embed-queries.dto';
+import { EmbedPageQueryDto } from './dto/embed-queries.dto';
 import { FastLane } from '../fast-lanes/fast-lane.decorator';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { EmbedPayoutsResponse } from './dto/embed-payouts.response';
-import { PayoutsEmbedService } from './payouts-embed.service';
+import { EmbedPayoutsService } from './embed-payouts.service';
 
 /** The widgets' payout history: gated like every Embed Data read, and a fast lane like them. */
 @ApiTags('embed')
 @Controller('embed/v1/data')
 @EmbedOrigin()
 @RateLimit('embed')
-export class PayoutsEmbedController {
-  constructor(private readonly embed: PayoutsEmbedService) {}
+export class EmbedPayoutsController {
+  constructor(private readonly embed: EmbedPayoutsService) {}
 
   /** The partner's payouts, newest first. */
   @Get('payouts/:user_id')
