@@ -1,25 +1,27 @@
-import { Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
-import type { Request } from 'express';
 import { validateSync } from 'class-validator';
 import { BonusesService } from '../../bonuses/bonuses.service';
 import { ListBonusesQueryDto } from '../../bonuses/dto/bonus-requests.dto';
-import { Public } from '../../access/access.decorators';
 import { DomainError, ValidationFailedError } from '../../common/errors/domain-error';
 import { flattenValidationErrors } from '../../common/errors/validation';
 import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
-import { PageSecurity } from '../../common/http/page-security';
 import { FormBody } from '../../common/pages/form';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
-import { Pages } from '../../common/pages/pages.decorator';
 import { OrgDocs } from '../admin-pages.openapi';
-import { Org, OrgAction, type OrgContext, OrgPage } from '../org-page.guard';
+import {
+  Org,
+  OrgAction,
+  type OrgContext,
+  OrgPage,
+  OrgPagesController,
+  ConsoleContext,
+  type ConsoleCtx,
+} from '../org-page.guard';
 import { BonusNamesReader } from './bonus-names.reader';
 import { BONUS_FILTERS } from './bonuses-csv.controller';
 import { BonusBackForm, BulkBonusForm, RejectBonusForm } from './bonuses.forms';
-import { pick } from '../../console/lists';
-import { consoleCtx } from '../../console/views/layout';
+import { pick } from '../../common/pages/console/lists';
 import { type BonusesModel, bonusesPage } from './bonuses.views';
 
 const MAX_BULK = 100;
@@ -28,26 +30,20 @@ const MAX_BULK = 100;
  * The bonus queue, a console page (docs/console.md): totals, the filtered list, and the approval
  * queue for managers, in the page's language.
  */
-@ApiTags('admin-pages')
-@Controller('org/:slug/bonuses')
-@Public()
-@Pages()
+@OrgPagesController('bonuses')
 export class BonusesPagesController {
   constructor(
     private readonly bonuses: BonusesService,
     private readonly names: BonusNamesReader,
-    private readonly security: PageSecurity,
   ) {}
 
   @Get()
   @OrgPage('viewer')
   @OrgDocs.bonusQueue()
   async page(
-    @Org() org: OrgContext,
-    @Req() req: Request,
+    @ConsoleContext() ctx: ConsoleCtx,
     @Query(SingleQueryValues) query: Record<string, string>,
   ): Promise<HtmlPage> {
-    const ctx = consoleCtx(org, req, this.security);
     const filters = {
       status: query.status || undefined,
       review: query.review || undefined,

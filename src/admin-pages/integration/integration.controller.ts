@@ -1,17 +1,19 @@
-import { Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
-import { Public } from '../../access/access.decorators';
-import { PageSecurity } from '../../common/http/page-security';
+import { Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
 import { FormBody } from '../../common/pages/form';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
-import { Pages } from '../../common/pages/pages.decorator';
 import { TenantCredentialsService } from '../../tenants/tenant-credentials.service';
 import { TenantsService } from '../../tenants/tenants.service';
-import { consoleCtx } from '../../console/views/layout';
 import { OrgDocs } from '../admin-pages.openapi';
-import { Org, OrgAction, type OrgContext, OrgPage } from '../org-page.guard';
+import {
+  Org,
+  OrgAction,
+  type OrgContext,
+  OrgPage,
+  OrgPagesController,
+  ConsoleContext,
+  type ConsoleCtx,
+} from '../org-page.guard';
 import { CreateKeyForm, SettingsForm } from './integration.forms';
 import { IntegrationModelReader } from './integration.model';
 import { integrationPage, type Shown } from './integration.views';
@@ -20,27 +22,22 @@ import { integrationPage, type Shown } from './integration.views';
  * The integration area, a console page (docs/console.md): origins and link domains, tenant keys
  * (owners only), the webhook and its recent deliveries, in the page's language.
  */
-@ApiTags('admin-pages')
-@Controller('org/:slug/integration')
-@Public()
-@Pages()
+@OrgPagesController('integration')
 export class IntegrationPagesController {
   constructor(
     private readonly model: IntegrationModelReader,
     private readonly tenants: TenantsService,
     private readonly credentials: TenantCredentialsService,
-    private readonly security: PageSecurity,
   ) {}
 
   @Get()
   @OrgPage('viewer')
   @OrgDocs.integration()
   page(
-    @Org() ctx: OrgContext,
-    @Req() req: Request,
+    @ConsoleContext() ctx: ConsoleCtx,
     @Query(SingleQueryValues) query: Record<string, string>,
   ): Promise<HtmlPage> {
-    return this.show(ctx, req, { notice: query.notice, error: query.error });
+    return this.show(ctx, { notice: query.notice, error: query.error });
   }
 
   @Post('settings')
@@ -57,12 +54,11 @@ export class IntegrationPagesController {
   @OrgAction('owner', 'integration')
   @OrgDocs.createKey()
   async createKey(
-    @Org() ctx: OrgContext,
-    @Req() req: Request,
+    @ConsoleContext() ctx: ConsoleCtx,
     @FormBody() form: CreateKeyForm,
   ): Promise<HtmlPage> {
     const key = await this.credentials.createKey(ctx.tenant.id, form.name, ctx.actor);
-    return this.show(ctx, req, {
+    return this.show(ctx, {
       notice: 'Key created.',
       secret: { id: 'new-key', kind: 'key', name: key.name ?? key.key_id, value: key.tenant_key },
     });
@@ -78,8 +74,8 @@ export class IntegrationPagesController {
   }
 
   /** The integration page, after a post that shows something once (a new key or secret). */
-  async show(ctx: OrgContext, req: Request, shown: Shown): Promise<HtmlPage> {
-    return integrationPage(consoleCtx(ctx, req, this.security), await this.model.read(ctx), shown);
+  async show(ctx: ConsoleCtx, shown: Shown): Promise<HtmlPage> {
+    return integrationPage(ctx, await this.model.read(ctx), shown);
   }
 }
 

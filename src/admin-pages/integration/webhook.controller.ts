@@ -1,16 +1,18 @@
-import { Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
-import { Public } from '../../access/access.decorators';
-import { PageSecurity } from '../../common/http/page-security';
+import { Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
 import { FormBody } from '../../common/pages/form';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
-import { Pages } from '../../common/pages/pages.decorator';
 import { WebhooksService } from '../../webhooks/webhooks.service';
-import { consoleCtx } from '../../console/views/layout';
 import { OrgDocs } from '../admin-pages.openapi';
-import { Org, OrgAction, type OrgContext, OrgPage } from '../org-page.guard';
+import {
+  Org,
+  OrgAction,
+  type OrgContext,
+  OrgPage,
+  OrgPagesController,
+  ConsoleContext,
+  type ConsoleCtx,
+} from '../org-page.guard';
 import { back } from './integration.controller';
 import { WebhookForm } from './integration.forms';
 import { IntegrationModelReader } from './integration.model';
@@ -21,15 +23,11 @@ import { webhookEventPage } from './webhook-event.views';
  * The integration area's webhook: the endpoint, its signing secret, a test event, and each
  * event's deliveries with a replay.
  */
-@ApiTags('admin-pages')
-@Controller('org/:slug')
-@Public()
-@Pages()
+@OrgPagesController()
 export class WebhookPagesController {
   constructor(
     private readonly model: IntegrationModelReader,
     private readonly webhooks: WebhooksService,
-    private readonly security: PageSecurity,
   ) {}
 
   @Post('integration/webhook')
@@ -37,12 +35,11 @@ export class WebhookPagesController {
   @OrgAction('owner', 'integration')
   @OrgDocs.saveWebhook()
   async saveWebhook(
-    @Org() ctx: OrgContext,
-    @Req() req: Request,
+    @ConsoleContext() ctx: ConsoleCtx,
     @FormBody() form: WebhookForm,
   ): Promise<HtmlPage> {
     const saved = await this.webhooks.put(ctx.tenant.id, form, ctx.actor);
-    return integrationPage(consoleCtx(ctx, req, this.security), await this.model.read(ctx), {
+    return integrationPage(ctx, await this.model.read(ctx), {
       notice: 'Webhook saved.',
       secret: saved.secret ? { id: 'new-secret', kind: 'secret', value: saved.secret } : undefined,
     });
@@ -52,9 +49,9 @@ export class WebhookPagesController {
   @HttpCode(200)
   @OrgAction('owner', 'integration')
   @OrgDocs.rotateSecret()
-  async rotateSecret(@Org() ctx: OrgContext, @Req() req: Request): Promise<HtmlPage> {
+  async rotateSecret(@ConsoleContext() ctx: ConsoleCtx): Promise<HtmlPage> {
     const { secret } = await this.webhooks.rotateSecret(ctx.tenant.id, ctx.actor);
-    return integrationPage(consoleCtx(ctx, req, this.security), await this.model.read(ctx), {
+    return integrationPage(ctx, await this.model.read(ctx), {
       notice: 'Secret rotated; the previous one keeps signing for 24 hours.',
       secret: { id: 'new-secret', kind: 'rotated', value: secret },
     });
@@ -80,13 +77,12 @@ export class WebhookPagesController {
   @OrgPage('viewer')
   @OrgDocs.eventDetail()
   async eventDetail(
-    @Org() ctx: OrgContext,
-    @Req() req: Request,
+    @ConsoleContext() ctx: ConsoleCtx,
     @Param('event_id') eventId: string,
     @Query(SingleQueryValues) query: Record<string, string>,
   ): Promise<HtmlPage> {
     const detail = await this.webhooks.eventDetail(ctx.tenant.id, eventId);
-    return webhookEventPage(consoleCtx(ctx, req, this.security), eventId, detail, {
+    return webhookEventPage(ctx, eventId, detail, {
       notice: query.notice,
       error: query.error,
     });

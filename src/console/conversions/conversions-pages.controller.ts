@@ -1,28 +1,27 @@
+import { Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import {
-  Controller,
-  Get,
-  HttpCode,
-  Param,
-  Post,
-  Query,
-  Req,
-  Res,
-  UseFilters,
-} from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { Public } from '../../access/access.decorators';
-import { Org, OrgAction, type OrgContext, OrgPage } from '../../admin-pages/org-page.guard';
-import { PageSecurity } from '../../common/http/page-security';
+  Org,
+  OrgAction,
+  type OrgContext,
+  OrgPage,
+  OrgDownloadsController,
+  OrgPagesController,
+  ConsoleContext,
+  type ConsoleCtx,
+} from '../../admin-pages/org-page.guard';
 import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
 import { FormBody } from '../../common/pages/form';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
-import { PageFilter } from '../../common/pages/page.filter';
-import { Pages } from '../../common/pages/pages.decorator';
 import { ConversionsService } from '../../conversions/conversions.service';
-import { keptFilters, listQuery, parseList, pick, sendListCsv } from '../lists';
+import {
+  keptFilters,
+  listQuery,
+  parseList,
+  pick,
+  sendListCsv,
+} from '../../common/pages/console/lists';
 import { RecordDocs } from '../records.openapi';
-import { consoleCtx } from '../views/layout';
 import {
   CONVERSION_FILTERS,
   ListConversionsQueryDto,
@@ -32,28 +31,22 @@ import { ConversionListService } from './conversions-list.service';
 import { conversionPage, conversionsPage } from './conversions.views';
 
 /** `/org/:slug/conversions`: the list (status, partner, period, pages) and reversal. */
-@ApiTags('admin-pages')
-@Controller('org/:slug/conversions')
-@Public()
-@Pages()
+@OrgPagesController('conversions')
 export class ConversionsPagesController {
   constructor(
     private readonly list: ConversionListService,
     private readonly conversions: ConversionsService,
-    private readonly security: PageSecurity,
   ) {}
 
   @Get()
   @OrgPage('viewer')
   @RecordDocs.conversions()
   async page(
-    @Org() org: OrgContext,
-    @Req() req: Request,
+    @ConsoleContext() ctx: ConsoleCtx,
     @Query(SingleQueryValues) query: Record<string, string>,
   ): Promise<HtmlPage> {
-    const ctx = consoleCtx(org, req, this.security);
     const { filters, dto, error } = listQuery(ListConversionsQueryDto, query, CONVERSION_FILTERS);
-    const list = dto && (await this.list.list(org.tenant.id, dto));
+    const list = dto && (await this.list.list(ctx.tenant.id, dto));
     return conversionsPage(ctx, filters, list, {
       notice: query.notice,
       reversed: query.reversed,
@@ -65,13 +58,11 @@ export class ConversionsPagesController {
   @OrgPage('viewer')
   @RecordDocs.conversion()
   async detail(
-    @Org() org: OrgContext,
-    @Req() req: Request,
+    @ConsoleContext() ctx: ConsoleCtx,
     @Param('conversion_id') conversionId: string,
     @Query(SingleQueryValues) query: Record<string, string>,
   ): Promise<HtmlPage> {
-    const ctx = consoleCtx(org, req, this.security);
-    const detail = await this.list.detail(org.tenant.id, conversionId);
+    const detail = await this.list.detail(ctx.tenant.id, conversionId);
     return conversionPage(ctx, detail, { reversed: query.reversed, error: query.error });
   }
 
@@ -96,10 +87,7 @@ export class ConversionsPagesController {
 }
 
 /** `/org/:slug/conversions.csv`: the conversions export with the page's filters, streamed. */
-@ApiTags('admin-pages')
-@Controller('org/:slug')
-@Public()
-@UseFilters(PageFilter)
+@OrgDownloadsController()
 export class ConversionsCsvController {
   constructor(private readonly list: ConversionListService) {}
 

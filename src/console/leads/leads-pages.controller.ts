@@ -1,55 +1,48 @@
+import { Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import {
-  Controller,
-  Get,
-  HttpCode,
-  Param,
-  Post,
-  Query,
-  Req,
-  Res,
-  UseFilters,
-} from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { Public } from '../../access/access.decorators';
-import { Org, OrgAction, type OrgContext, OrgPage } from '../../admin-pages/org-page.guard';
-import { PageSecurity } from '../../common/http/page-security';
+  Org,
+  OrgAction,
+  type OrgContext,
+  OrgPage,
+  OrgDownloadsController,
+  OrgPagesController,
+  ConsoleContext,
+  type ConsoleCtx,
+} from '../../admin-pages/org-page.guard';
 import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
 import { FormBody } from '../../common/pages/form';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
-import { PageFilter } from '../../common/pages/page.filter';
-import { Pages } from '../../common/pages/pages.decorator';
-import { keptFilters, listQuery, parseList, pick, sendListCsv } from '../lists';
+import {
+  keptFilters,
+  listQuery,
+  parseList,
+  pick,
+  sendListCsv,
+} from '../../common/pages/console/lists';
 import { RecordDocs } from '../records.openapi';
-import { consoleCtx } from '../views/layout';
 import { LeadsService } from '../../leads/leads.service';
 import { LEAD_FILTERS, LeadStatusForm, ListLeadsQueryDto } from './leads.dto';
 import { LeadListService } from './leads-list.service';
 import { leadsPage } from './leads.views';
 
 /** `/org/:slug/leads`: the list (status, source, partner, period, pages) and status changes. */
-@ApiTags('admin-pages')
-@Controller('org/:slug/leads')
-@Public()
-@Pages()
+@OrgPagesController('leads')
 export class LeadsPagesController {
   constructor(
     private readonly leads: LeadListService,
     private readonly changes: LeadsService,
-    private readonly security: PageSecurity,
   ) {}
 
   @Get()
   @OrgPage('viewer')
   @RecordDocs.leads()
   async page(
-    @Org() org: OrgContext,
-    @Req() req: Request,
+    @ConsoleContext() ctx: ConsoleCtx,
     @Query(SingleQueryValues) query: Record<string, string>,
   ): Promise<HtmlPage> {
-    const ctx = consoleCtx(org, req, this.security);
     const { filters, dto, error } = listQuery(ListLeadsQueryDto, query, LEAD_FILTERS);
-    const list = dto && (await this.leads.list(org.tenant.id, dto));
+    const list = dto && (await this.leads.list(ctx.tenant.id, dto));
     return leadsPage(ctx, filters, list, {
       notice: query.notice,
       changed: query.changed,
@@ -79,10 +72,7 @@ export class LeadsPagesController {
 }
 
 /** `/org/:slug/leads.csv`: the leads export with the page's filters, streamed. */
-@ApiTags('admin-pages')
-@Controller('org/:slug')
-@Public()
-@UseFilters(PageFilter)
+@OrgDownloadsController()
 export class LeadsCsvController {
   constructor(private readonly leads: LeadListService) {}
 

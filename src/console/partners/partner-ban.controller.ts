@@ -1,12 +1,14 @@
-import { Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { HttpCode, Param, Post } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsString, Length } from 'class-validator';
-import { Public } from '../../access/access.decorators';
-import { Org, OrgAction, type OrgContext } from '../../admin-pages/org-page.guard';
+import {
+  Org,
+  OrgAction,
+  type OrgContext,
+  OrgPagesController,
+} from '../../admin-pages/org-page.guard';
 import { FormBody } from '../../common/pages/form';
 import { Redirect, withQuery } from '../../common/pages/page';
-import { Pages } from '../../common/pages/pages.decorator';
 import { BansService } from '../../bans/bans.service';
 import { RecordDocs } from '../records.openapi';
 
@@ -22,10 +24,7 @@ export class BanPartnerForm {
  * `POST /org/:slug/partners/:user_id/ban`: BansService's ban (docs/fraud.md), which deactivates
  * the partner, rejects their pending bonuses, disables their links and records the audit entry.
  */
-@ApiTags('admin-pages')
-@Controller('org/:slug/partners')
-@Public()
-@Pages()
+@OrgPagesController('partners')
 export class PartnerBanPagesController {
   constructor(private readonly bans: BansService) {}
 

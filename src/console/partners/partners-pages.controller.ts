@@ -1,57 +1,44 @@
-import {
-  Controller,
-  Get,
-  HttpCode,
-  Param,
-  Post,
-  Query,
-  Req,
-  Res,
-  UseFilters,
-} from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import type { Request, Response } from 'express';
-import { Public } from '../../access/access.decorators';
-import { Org, OrgAction, type OrgContext, OrgPage } from '../../admin-pages/org-page.guard';
-import { PageSecurity } from '../../common/http/page-security';
+import type { Response } from 'express';
+import {
+  Org,
+  OrgAction,
+  type OrgContext,
+  OrgPage,
+  OrgDownloadsController,
+  OrgPagesController,
+  ConsoleContext,
+  type ConsoleCtx,
+} from '../../admin-pages/org-page.guard';
 import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
-import { PageFilter } from '../../common/pages/page.filter';
-import { Pages } from '../../common/pages/pages.decorator';
 import { UsersService } from '../../members/users.service';
 import { ConsoleDocs } from '../console.openapi';
-import { parseList } from '../lists';
-import { consoleCtx } from '../views/layout';
+import { parseList } from '../../common/pages/console/lists';
 import { ListPartnersQueryDto } from './partners.dto';
 import { PartnersService } from './partners.service';
 import { partnerPage, partnersPage } from './partners.views';
 
 /** `/org/:slug/partners`: the list (search, sort, pages), a partner's page, (de)activation. */
-@ApiTags('admin-pages')
-@Controller('org/:slug/partners')
-@Public()
-@Pages()
+@OrgPagesController('partners')
 export class PartnersPagesController {
   constructor(
     private readonly partners: PartnersService,
     private readonly users: UsersService,
-    private readonly security: PageSecurity,
   ) {}
 
   @Get()
   @OrgPage('viewer')
   @ConsoleDocs.partners()
   async list(
-    @Org() org: OrgContext,
-    @Req() req: Request,
+    @ConsoleContext() ctx: ConsoleCtx,
     @Query(SingleQueryValues) query: Record<string, string>,
   ): Promise<HtmlPage> {
-    const ctx = consoleCtx(org, req, this.security);
     const filters = { q: query.q || undefined, sort: query.sort || undefined };
     const { dto, error } = parseList(ListPartnersQueryDto, filters, query.page || '1');
-    const list = dto && (await this.partners.list(org.tenant.id, dto));
+    const list = dto && (await this.partners.list(ctx.tenant.id, dto));
     return partnersPage(ctx, filters, list, { notice: query.notice, error: error ?? query.error });
   }
 
@@ -59,14 +46,12 @@ export class PartnersPagesController {
   @OrgPage('viewer')
   @ConsoleDocs.partner()
   async detail(
-    @Org() org: OrgContext,
-    @Req() req: Request,
+    @ConsoleContext() ctx: ConsoleCtx,
     @Param('user_id') userId: string,
     @Query(SingleQueryValues) query: Record<string, string>,
   ): Promise<HtmlPage> {
-    const ctx = consoleCtx(org, req, this.security);
-    const partner = await this.partners.detail(org.tenant.id, userId);
-    const member = await this.users.findMember(org.tenant.id, partner.user.user_id);
+    const partner = await this.partners.detail(ctx.tenant.id, userId);
+    const member = await this.users.findMember(ctx.tenant.id, partner.user.user_id);
     const ban = {
       banned_at: member?.bannedAt?.toISOString() ?? null,
       ban_reason: member?.banReason ?? null,
@@ -98,10 +83,7 @@ export class PartnersPagesController {
 }
 
 /** `/org/:slug/partners.csv`: the list with the page's search and sort, streamed. */
-@ApiTags('admin-pages')
-@Controller('org/:slug')
-@Public()
-@UseFilters(PageFilter)
+@OrgDownloadsController()
 export class PartnersCsvController {
   constructor(private readonly partners: PartnersService) {}
 

@@ -1,28 +1,22 @@
-import {
-  Controller,
-  Get,
-  HttpCode,
-  Param,
-  Post,
-  Query,
-  Req,
-  Res,
-  UseFilters,
-} from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { IsString, Length } from 'class-validator';
-import type { Request, Response } from 'express';
-import { Public } from '../../access/access.decorators';
-import { Org, OrgAction, type OrgContext, OrgPage } from '../../admin-pages/org-page.guard';
+import type { Response } from 'express';
+import {
+  Org,
+  OrgAction,
+  type OrgContext,
+  OrgPage,
+  type ConsoleCtx,
+  OrgDownloadsController,
+  OrgPagesController,
+  ConsoleContext,
+} from '../../admin-pages/org-page.guard';
 import { ValidationFailedError } from '../../common/errors/domain-error';
 import { PageQueryDto } from '../../common/http/pagination.dto';
-import { PageSecurity } from '../../common/http/page-security';
 import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
 import { FormBody } from '../../common/pages/form';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
-import { PageFilter } from '../../common/pages/page.filter';
-import { Pages } from '../../common/pages/pages.decorator';
 import {
   ListPayoutsQueryDto,
   MarkPayoutFailedDto,
@@ -32,10 +26,9 @@ import { withPayoutDefaults } from '../../tenants/payout-settings';
 import { PayoutsCsvService } from '../../payouts/payouts-csv.service';
 import { PayoutsService } from '../../payouts/payouts.service';
 import { ExportsService } from '../../transfer/exports.service';
-import { Conditions, refusal, sendCsv, sendListCsv } from '../lists';
+import { Conditions, refusal, sendCsv, sendListCsv } from '../../common/pages/console/lists';
 import { PayoutsProgramDocs } from '../payouts-program.openapi';
 import { PartnersService } from '../partners/partners.service';
-import { type ConsoleCtx, consoleCtx } from '../views/layout';
 import { PAYOUT_TEXTS } from './payouts.i18n';
 import { payoutPage } from './payout.views';
 import { payoutsPage } from './payouts.views';
@@ -53,27 +46,22 @@ class SettleFormDto {
  * bank's file, and each payout's page with mark paid / failed / cancel (docs/console.md). Every
  * change goes through src/payouts' services, as the Admin API's do.
  */
-@ApiTags('admin-pages')
-@Controller('org/:slug/payouts')
-@Public()
-@Pages()
+@OrgPagesController('payouts')
 export class PayoutsPagesController {
   constructor(
     private readonly payouts: PayoutsService,
     private readonly csv: PayoutsCsvService,
     private readonly partners: PartnersService,
-    private readonly security: PageSecurity,
   ) {}
 
   @Get()
   @OrgPage('viewer')
   @PayoutsProgramDocs.payouts()
   async list(
-    @Org() org: OrgContext,
-    @Req() req: Request,
+    @ConsoleContext() ctx: ConsoleCtx,
     @Query(SingleQueryValues) query: Record<string, string>,
   ): Promise<HtmlPage> {
-    return this.render(consoleCtx(org, req, this.security), query, {
+    return this.render(ctx, query, {
       notice: query.notice,
       error: query.error,
     });
@@ -99,22 +87,20 @@ export class PayoutsPagesController {
   @OrgAction('manager', 'payouts')
   @PayoutsProgramDocs.settle()
   async settle(
-    @Org() org: OrgContext,
-    @Req() req: Request,
+    @ConsoleContext() ctx: ConsoleCtx,
     @Param('run_id') runId: string,
     @FormBody() form: SettleFormDto,
   ): Promise<HtmlPage | Redirect> {
     try {
-      const settled = await this.csv.settle(org.tenant.id, runId, form.csv, org.actor);
+      const settled = await this.csv.settle(ctx.tenant.id, runId, form.csv, ctx.actor);
       return new Redirect(
-        withQuery(`/org/${org.tenant.slug}/payouts`, {
+        withQuery(`/org/${ctx.tenant.slug}/payouts`, {
           run: runId,
           notice: `settled:${settled.paid_count}`,
         }),
       );
     } catch (error) {
       if (!(error instanceof ValidationFailedError)) throw error;
-      const ctx = consoleCtx(org, req, this.security);
       return this.render(
         ctx,
         { run: runId },
@@ -128,14 +114,12 @@ export class PayoutsPagesController {
   @OrgPage('viewer')
   @PayoutsProgramDocs.payout()
   async payout(
-    @Org() org: OrgContext,
-    @Req() req: Request,
+    @ConsoleContext() ctx: ConsoleCtx,
     @Param('payout_id') payoutId: string,
     @Query(SingleQueryValues) query: Record<string, string>,
   ): Promise<HtmlPage> {
-    const ctx = consoleCtx(org, req, this.security);
-    const payout = await this.payouts.get(org.tenant.id, payoutId);
-    const names = await this.partners.names(org.tenant.id, [payout.user_id]);
+    const payout = await this.payouts.get(ctx.tenant.id, payoutId);
+    const names = await this.partners.names(ctx.tenant.id, [payout.user_id]);
     return payoutPage(ctx, payout, names, { notice: query.notice, error: query.error });
   }
 
@@ -231,10 +215,7 @@ export class PayoutsPagesController {
 }
 
 /** `/org/:slug/payouts/runs/:run_id.csv`: the run's mass-payout file, as the Admin API's. */
-@ApiTags('admin-pages')
-@Controller('org/:slug/payouts/runs')
-@Public()
-@UseFilters(PageFilter)
+@OrgDownloadsController('payouts/runs')
 export class PayoutsCsvPagesController {
   constructor(private readonly csv: PayoutsCsvService) {}
 
@@ -260,10 +241,7 @@ export class PayoutsCsvPagesController {
  * exports, src/transfer/exports.service.ts): `/org/:slug/payouts.csv?run=&status=&user=` is the
  * `payouts` export with the payouts list's filters; `/org/:slug/payout-runs.csv` every run.
  */
-@ApiTags('admin-pages')
-@Controller('org/:slug')
-@Public()
-@UseFilters(PageFilter)
+@OrgDownloadsController()
 export class PayoutListsCsvController {
   constructor(private readonly exports: ExportsService) {}
 
