@@ -115,14 +115,8 @@ export const OrgPage = (role: StaffRole) =>
 export const OrgAction = (role: StaffRole, page: string) =>
   applyDecorators(OrgPage(role), Back(`/org/:slug/${page}`));
 
-/** The handler's OrgContext, as OrgPageGuard left it. */
+/** The handler's context, as OrgPageGuard left it: the OrgContext and the page's language. */
 export const Org = createParamDecorator(
-  (_: unknown, ctx: ExecutionContext): OrgContext =>
-    ctx.switchToHttp().getRequest<{ [CONTEXT]: OrgContext }>()[CONTEXT],
-);
-
-/** The same context with the page's language, for a handler that draws a console page. */
-export const ConsoleContext = createParamDecorator(
   (_: unknown, ctx: ExecutionContext): ConsoleCtx =>
     ctx.switchToHttp().getRequest<{ [CONTEXT]: ConsoleCtx }>()[CONTEXT],
 );

@@ -3,7 +3,7 @@ import { AuditService } from '../../audit/audit.service';
 import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
 import type { HtmlPage } from '../../common/pages/page';
 import { OrgDocs } from '../admin-pages.openapi';
-import { OrgPage, OrgPagesController, ConsoleContext, type ConsoleCtx } from '../org-page.guard';
+import { Org, OrgPage, OrgPagesController, type ConsoleCtx } from '../org-page.guard';
 import { auditLogPage } from './audit-log.views';
 
 const ACTION = /^[a-z_]+\.[a-z_]+$/;
@@ -20,7 +20,7 @@ export class AuditLogPagesController {
   @OrgPage('viewer')
   @OrgDocs.auditLog()
   async page(
-    @ConsoleContext() ctx: ConsoleCtx,
+    @Org() ctx: ConsoleCtx,
     @Query(SingleQueryValues) query: Record<string, string>,
   ): Promise<HtmlPage> {
     // A page is a filter, not a form: what does not parse is left out rather than refused.

@@ -6,7 +6,7 @@ import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
 import { Conditions, parseList, pick, sendCsv } from '../../common/pages/console/lists';
 import { OrgDocs } from '../admin-pages.openapi';
 import { ExportsService } from '../../transfer/exports.service';
-import { Org, type OrgContext, OrgPage, OrgDownloadsController } from '../org-page.guard';
+import { Org, type ConsoleCtx, OrgPage, OrgDownloadsController } from '../org-page.guard';
 
 export const BONUS_FILTERS = ['status', 'review', 'user_id', 'created_from', 'created_to'] as const;
 
@@ -22,7 +22,7 @@ export class BonusesCsvController {
   @OrgPage('viewer')
   @OrgDocs.bonusesCsv()
   async csv(
-    @Org() org: OrgContext,
+    @Org() org: ConsoleCtx,
     @Query(SingleQueryValues) query: Record<string, string>,
     @Res() res: Response,
   ): Promise<void> {

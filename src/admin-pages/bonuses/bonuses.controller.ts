@@ -9,15 +9,7 @@ import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
 import { FormBody } from '../../common/pages/form';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
 import { OrgDocs } from '../admin-pages.openapi';
-import {
-  Org,
-  OrgAction,
-  type OrgContext,
-  OrgPage,
-  OrgPagesController,
-  ConsoleContext,
-  type ConsoleCtx,
-} from '../org-page.guard';
+import { Org, OrgAction, type ConsoleCtx, OrgPage, OrgPagesController } from '../org-page.guard';
 import { BonusNamesReader } from './bonus-names.reader';
 import { BONUS_FILTERS } from './bonuses-csv.controller';
 import { BonusBackForm, BulkBonusForm, RejectBonusForm } from './bonuses.forms';
@@ -41,7 +33,7 @@ export class BonusesPagesController {
   @OrgPage('viewer')
   @OrgDocs.bonusQueue()
   async page(
-    @ConsoleContext() ctx: ConsoleCtx,
+    @Org() ctx: ConsoleCtx,
     @Query(SingleQueryValues) query: Record<string, string>,
   ): Promise<HtmlPage> {
     const filters = {
@@ -108,7 +100,7 @@ export class BonusesPagesController {
   @OrgAction('manager', 'bonuses')
   @OrgDocs.approve()
   async approve(
-    @Org() ctx: OrgContext,
+    @Org() ctx: ConsoleCtx,
     @Param('bonus_id') bonusId: string,
     @FormBody() form: BonusBackForm,
   ): Promise<Redirect> {
@@ -121,7 +113,7 @@ export class BonusesPagesController {
   @OrgAction('manager', 'bonuses')
   @OrgDocs.reject()
   async reject(
-    @Org() ctx: OrgContext,
+    @Org() ctx: ConsoleCtx,
     @Param('bonus_id') bonusId: string,
     @FormBody() form: RejectBonusForm,
   ): Promise<Redirect> {
@@ -136,7 +128,7 @@ export class BonusesPagesController {
   @HttpCode(303)
   @OrgAction('manager', 'bonuses')
   @OrgDocs.bulk()
-  async bulk(@Org() ctx: OrgContext, @FormBody() form: BulkBonusForm): Promise<Redirect> {
+  async bulk(@Org() ctx: ConsoleCtx, @FormBody() form: BulkBonusForm): Promise<Redirect> {
     const { ids, bulk_reason: reason } = form;
     const reject = form.action === 'reject';
     if (!ids.length) throw new ValidationFailedError([], 'Select at least one bonus.');
@@ -168,7 +160,7 @@ export class BonusesPagesController {
  * its language (BonusesShown).
  */
 function back(
-  ctx: OrgContext,
+  ctx: ConsoleCtx,
   form: BonusBackForm,
   message: Record<string, string | undefined>,
 ): Redirect {

@@ -5,15 +5,7 @@ import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
 import { TenantCredentialsService } from '../../tenants/tenant-credentials.service';
 import { TenantsService } from '../../tenants/tenants.service';
 import { OrgDocs } from '../admin-pages.openapi';
-import {
-  Org,
-  OrgAction,
-  type OrgContext,
-  OrgPage,
-  OrgPagesController,
-  ConsoleContext,
-  type ConsoleCtx,
-} from '../org-page.guard';
+import { Org, OrgAction, type ConsoleCtx, OrgPage, OrgPagesController } from '../org-page.guard';
 import { CreateKeyForm, SettingsForm } from './integration.forms';
 import { IntegrationModelReader } from './integration.model';
 import { integrationPage, type Shown } from './integration.views';
@@ -34,7 +26,7 @@ export class IntegrationPagesController {
   @OrgPage('viewer')
   @OrgDocs.integration()
   page(
-    @ConsoleContext() ctx: ConsoleCtx,
+    @Org() ctx: ConsoleCtx,
     @Query(SingleQueryValues) query: Record<string, string>,
   ): Promise<HtmlPage> {
     return this.show(ctx, { notice: query.notice, error: query.error });
@@ -44,7 +36,7 @@ export class IntegrationPagesController {
   @HttpCode(303)
   @OrgAction('owner', 'integration')
   @OrgDocs.saveSettings()
-  async saveSettings(@Org() ctx: OrgContext, @FormBody() form: SettingsForm): Promise<Redirect> {
+  async saveSettings(@Org() ctx: ConsoleCtx, @FormBody() form: SettingsForm): Promise<Redirect> {
     await this.tenants.update(ctx.tenant, form, ctx.actor);
     return back(ctx, { notice: 'Settings saved.' });
   }
@@ -53,10 +45,7 @@ export class IntegrationPagesController {
   @HttpCode(200)
   @OrgAction('owner', 'integration')
   @OrgDocs.createKey()
-  async createKey(
-    @ConsoleContext() ctx: ConsoleCtx,
-    @FormBody() form: CreateKeyForm,
-  ): Promise<HtmlPage> {
+  async createKey(@Org() ctx: ConsoleCtx, @FormBody() form: CreateKeyForm): Promise<HtmlPage> {
     const key = await this.credentials.createKey(ctx.tenant.id, form.name, ctx.actor);
     return this.show(ctx, {
       notice: 'Key created.',
@@ -68,7 +57,7 @@ export class IntegrationPagesController {
   @HttpCode(303)
   @OrgAction('owner', 'integration')
   @OrgDocs.revokeKey()
-  async revokeKey(@Org() ctx: OrgContext, @Param('key_id') keyId: string): Promise<Redirect> {
+  async revokeKey(@Org() ctx: ConsoleCtx, @Param('key_id') keyId: string): Promise<Redirect> {
     await this.credentials.revokeKey(ctx.tenant.id, keyId, ctx.actor);
     return back(ctx, { notice: 'Key revoked.' });
   }
@@ -80,6 +69,6 @@ export class IntegrationPagesController {
 }
 
 /** Post/redirect/get: back to the integration page with the outcome. */
-export function back(ctx: OrgContext, message: { notice?: string; error?: string }): Redirect {
+export function back(ctx: ConsoleCtx, message: { notice?: string; error?: string }): Redirect {
   return new Redirect(withQuery(`/org/${ctx.tenant.slug}/integration`, message));
 }

@@ -4,15 +4,7 @@ import { FormBody } from '../../common/pages/form';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
 import { WebhooksService } from '../../webhooks/webhooks.service';
 import { OrgDocs } from '../admin-pages.openapi';
-import {
-  Org,
-  OrgAction,
-  type OrgContext,
-  OrgPage,
-  OrgPagesController,
-  ConsoleContext,
-  type ConsoleCtx,
-} from '../org-page.guard';
+import { Org, OrgAction, type ConsoleCtx, OrgPage, OrgPagesController } from '../org-page.guard';
 import { back } from './integration.controller';
 import { WebhookForm } from './integration.forms';
 import { IntegrationModelReader } from './integration.model';
@@ -34,10 +26,7 @@ export class WebhookPagesController {
   @HttpCode(200)
   @OrgAction('owner', 'integration')
   @OrgDocs.saveWebhook()
-  async saveWebhook(
-    @ConsoleContext() ctx: ConsoleCtx,
-    @FormBody() form: WebhookForm,
-  ): Promise<HtmlPage> {
+  async saveWebhook(@Org() ctx: ConsoleCtx, @FormBody() form: WebhookForm): Promise<HtmlPage> {
     const saved = await this.webhooks.put(ctx.tenant.id, form, ctx.actor);
     return integrationPage(ctx, await this.model.read(ctx), {
       notice: 'Webhook saved.',
@@ -49,7 +38,7 @@ export class WebhookPagesController {
   @HttpCode(200)
   @OrgAction('owner', 'integration')
   @OrgDocs.rotateSecret()
-  async rotateSecret(@ConsoleContext() ctx: ConsoleCtx): Promise<HtmlPage> {
+  async rotateSecret(@Org() ctx: ConsoleCtx): Promise<HtmlPage> {
     const { secret } = await this.webhooks.rotateSecret(ctx.tenant.id, ctx.actor);
     return integrationPage(ctx, await this.model.read(ctx), {
       notice: 'Secret rotated; the previous one keeps signing for 24 hours.',
@@ -61,7 +50,7 @@ export class WebhookPagesController {
   @HttpCode(303)
   @OrgAction('owner', 'integration')
   @OrgDocs.testWebhook()
-  async testWebhook(@Org() ctx: OrgContext): Promise<Redirect> {
+  async testWebhook(@Org() ctx: ConsoleCtx): Promise<Redirect> {
     const result = await this.webhooks.test(ctx.tenant.id, ctx.actor);
     return back(
       ctx,
@@ -77,7 +66,7 @@ export class WebhookPagesController {
   @OrgPage('viewer')
   @OrgDocs.eventDetail()
   async eventDetail(
-    @ConsoleContext() ctx: ConsoleCtx,
+    @Org() ctx: ConsoleCtx,
     @Param('event_id') eventId: string,
     @Query(SingleQueryValues) query: Record<string, string>,
   ): Promise<HtmlPage> {
@@ -92,7 +81,7 @@ export class WebhookPagesController {
   @HttpCode(303)
   @OrgAction('owner', 'webhook-events/:event_id')
   @OrgDocs.replay()
-  async replay(@Org() ctx: OrgContext, @Param('event_id') eventId: string): Promise<Redirect> {
+  async replay(@Org() ctx: ConsoleCtx, @Param('event_id') eventId: string): Promise<Redirect> {
     await this.webhooks.replay(ctx.tenant.id, eventId, ctx.actor);
     return new Redirect(
       withQuery(`/org/${ctx.tenant.slug}/webhook-events/${encodeURIComponent(eventId)}`, {

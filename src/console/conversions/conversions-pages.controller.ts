@@ -1,26 +1,16 @@
-import { Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
   Org,
   OrgAction,
-  type OrgContext,
-  OrgPage,
-  OrgDownloadsController,
-  OrgPagesController,
-  ConsoleContext,
   type ConsoleCtx,
+  OrgPage,
+  OrgPagesController,
 } from '../../admin-pages/org-page.guard';
 import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
 import { FormBody } from '../../common/pages/form';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
 import { ConversionsService } from '../../conversions/conversions.service';
-import {
-  keptFilters,
-  listQuery,
-  parseList,
-  pick,
-  sendListCsv,
-} from '../../common/pages/console/lists';
+import { keptFilters, listQuery } from '../../common/pages/console/lists';
 import { RecordDocs } from '../records.openapi';
 import {
   CONVERSION_FILTERS,
@@ -42,7 +32,7 @@ export class ConversionsPagesController {
   @OrgPage('viewer')
   @RecordDocs.conversions()
   async page(
-    @ConsoleContext() ctx: ConsoleCtx,
+    @Org() ctx: ConsoleCtx,
     @Query(SingleQueryValues) query: Record<string, string>,
   ): Promise<HtmlPage> {
     const { filters, dto, error } = listQuery(ListConversionsQueryDto, query, CONVERSION_FILTERS);
@@ -58,7 +48,7 @@ export class ConversionsPagesController {
   @OrgPage('viewer')
   @RecordDocs.conversion()
   async detail(
-    @ConsoleContext() ctx: ConsoleCtx,
+    @Org() ctx: ConsoleCtx,
     @Param('conversion_id') conversionId: string,
     @Query(SingleQueryValues) query: Record<string, string>,
   ): Promise<HtmlPage> {
@@ -71,7 +61,7 @@ export class ConversionsPagesController {
   @OrgAction('manager', 'conversions')
   @RecordDocs.reverse()
   async reverse(
-    @Org() org: OrgContext,
+    @Org() org: ConsoleCtx,
     @Param('conversion_id') conversionId: string,
     @FormBody() form: ReverseConversionForm,
   ): Promise<Redirect> {
@@ -83,25 +73,5 @@ export class ConversionsPagesController {
     const kept = keptFilters(form.back, [...CONVERSION_FILTERS, 'page', 'lang']);
     const back = `/org/${org.tenant.slug}/conversions`;
     return new Redirect(withQuery(back, { ...kept, reversed: conversionId }));
-  }
-}
-
-/** `/org/:slug/conversions.csv`: the conversions export with the page's filters, streamed. */
-@OrgDownloadsController()
-export class ConversionsCsvController {
-  constructor(private readonly list: ConversionListService) {}
-
-  @Get('conversions.csv')
-  @OrgPage('viewer')
-  @RecordDocs.conversionsCsv()
-  async csv(
-    @Org() org: OrgContext,
-    @Query(SingleQueryValues) query: Record<string, string>,
-    @Res() res: Response,
-  ): Promise<void> {
-    const parsed = parseList(ListConversionsQueryDto, pick(query, CONVERSION_FILTERS));
-    await sendListCsv(res, `conversions-${org.tenant.slug}.csv`, parsed, (dto) =>
-      this.list.csv(org.tenant.id, dto),
-    );
   }
 }

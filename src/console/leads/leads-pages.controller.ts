@@ -1,25 +1,15 @@
-import { Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
   Org,
   OrgAction,
-  type OrgContext,
-  OrgPage,
-  OrgDownloadsController,
-  OrgPagesController,
-  ConsoleContext,
   type ConsoleCtx,
+  OrgPage,
+  OrgPagesController,
 } from '../../admin-pages/org-page.guard';
 import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
 import { FormBody } from '../../common/pages/form';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
-import {
-  keptFilters,
-  listQuery,
-  parseList,
-  pick,
-  sendListCsv,
-} from '../../common/pages/console/lists';
+import { keptFilters, listQuery } from '../../common/pages/console/lists';
 import { RecordDocs } from '../records.openapi';
 import { LeadsService } from '../../leads/leads.service';
 import { LEAD_FILTERS, LeadStatusForm, ListLeadsQueryDto } from './leads.dto';
@@ -38,7 +28,7 @@ export class LeadsPagesController {
   @OrgPage('viewer')
   @RecordDocs.leads()
   async page(
-    @ConsoleContext() ctx: ConsoleCtx,
+    @Org() ctx: ConsoleCtx,
     @Query(SingleQueryValues) query: Record<string, string>,
   ): Promise<HtmlPage> {
     const { filters, dto, error } = listQuery(ListLeadsQueryDto, query, LEAD_FILTERS);
@@ -56,7 +46,7 @@ export class LeadsPagesController {
   @OrgAction('manager', 'leads')
   @RecordDocs.leadStatus()
   async status(
-    @Org() org: OrgContext,
+    @Org() org: ConsoleCtx,
     @Param('lead_id') leadId: string,
     @FormBody() form: LeadStatusForm,
   ): Promise<Redirect> {
@@ -68,25 +58,5 @@ export class LeadsPagesController {
     );
     const kept = keptFilters(form.back, [...LEAD_FILTERS, 'page']);
     return new Redirect(withQuery(`/org/${org.tenant.slug}/leads`, { ...kept, changed: leadId }));
-  }
-}
-
-/** `/org/:slug/leads.csv`: the leads export with the page's filters, streamed. */
-@OrgDownloadsController()
-export class LeadsCsvController {
-  constructor(private readonly leads: LeadListService) {}
-
-  @Get('leads.csv')
-  @OrgPage('viewer')
-  @RecordDocs.leadsCsv()
-  async csv(
-    @Org() org: OrgContext,
-    @Query(SingleQueryValues) query: Record<string, string>,
-    @Res() res: Response,
-  ): Promise<void> {
-    const parsed = parseList(ListLeadsQueryDto, pick(query, LEAD_FILTERS));
-    await sendListCsv(res, `leads-${org.tenant.slug}.csv`, parsed, (dto) =>
-      this.leads.csv(org.tenant.id, dto),
-    );
   }
 }

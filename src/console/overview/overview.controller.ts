@@ -1,8 +1,8 @@
 import { Get, Query } from '@nestjs/common';
 import {
+  Org,
   OrgPage,
   OrgPagesController,
-  ConsoleContext,
   type ConsoleCtx,
 } from '../../admin-pages/org-page.guard';
 import { DomainError } from '../../common/errors/domain-error';
@@ -21,7 +21,7 @@ export class OverviewPagesController {
   @OrgPage('viewer')
   @ConsoleDocs.overview()
   async page(
-    @ConsoleContext() ctx: ConsoleCtx,
+    @Org() ctx: ConsoleCtx,
     @Query(SingleQueryValues) query: Record<string, string>,
   ): Promise<HtmlPage> {
     let period: Period;

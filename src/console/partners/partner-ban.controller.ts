@@ -4,7 +4,7 @@ import { IsString, Length } from 'class-validator';
 import {
   Org,
   OrgAction,
-  type OrgContext,
+  type ConsoleCtx,
   OrgPagesController,
 } from '../../admin-pages/org-page.guard';
 import { FormBody } from '../../common/pages/form';
@@ -33,7 +33,7 @@ export class PartnerBanPagesController {
   @OrgAction('manager', 'partners/:user_id')
   @RecordDocs.ban()
   async ban(
-    @Org() org: OrgContext,
+    @Org() org: ConsoleCtx,
     @Param('user_id') userId: string,
     @FormBody() form: BanPartnerForm,
   ): Promise<Redirect> {
@@ -47,7 +47,7 @@ export class PartnerBanPagesController {
   @HttpCode(303)
   @OrgAction('manager', 'partners/:user_id')
   @RecordDocs.unban()
-  async unban(@Org() org: OrgContext, @Param('user_id') userId: string): Promise<Redirect> {
+  async unban(@Org() org: ConsoleCtx, @Param('user_id') userId: string): Promise<Redirect> {
     const lifted = await this.bans.unban(org.tenant.id, userId, org.actor);
     const back = `/org/${org.tenant.slug}/partners/${encodeURIComponent(lifted.user_id)}`;
     return new Redirect(withQuery(back, { notice: 'unbanned' }));

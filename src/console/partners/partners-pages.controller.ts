@@ -5,12 +5,10 @@ import type { Response } from 'express';
 import {
   Org,
   OrgAction,
-  type OrgContext,
+  type ConsoleCtx,
   OrgPage,
   OrgDownloadsController,
   OrgPagesController,
-  ConsoleContext,
-  type ConsoleCtx,
 } from '../../admin-pages/org-page.guard';
 import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
@@ -33,7 +31,7 @@ export class PartnersPagesController {
   @OrgPage('viewer')
   @ConsoleDocs.partners()
   async list(
-    @ConsoleContext() ctx: ConsoleCtx,
+    @Org() ctx: ConsoleCtx,
     @Query(SingleQueryValues) query: Record<string, string>,
   ): Promise<HtmlPage> {
     const filters = { q: query.q || undefined, sort: query.sort || undefined };
@@ -46,7 +44,7 @@ export class PartnersPagesController {
   @OrgPage('viewer')
   @ConsoleDocs.partner()
   async detail(
-    @ConsoleContext() ctx: ConsoleCtx,
+    @Org() ctx: ConsoleCtx,
     @Param('user_id') userId: string,
     @Query(SingleQueryValues) query: Record<string, string>,
   ): Promise<HtmlPage> {
@@ -63,7 +61,7 @@ export class PartnersPagesController {
   @HttpCode(303)
   @OrgAction('manager', 'partners/:user_id')
   @ConsoleDocs.setActive(false)
-  deactivate(@Org() org: OrgContext, @Param('user_id') userId: string): Promise<Redirect> {
+  deactivate(@Org() org: ConsoleCtx, @Param('user_id') userId: string): Promise<Redirect> {
     return this.setActive(org, userId, false);
   }
 
@@ -71,11 +69,11 @@ export class PartnersPagesController {
   @HttpCode(303)
   @OrgAction('manager', 'partners/:user_id')
   @ConsoleDocs.setActive(true)
-  activate(@Org() org: OrgContext, @Param('user_id') userId: string): Promise<Redirect> {
+  activate(@Org() org: ConsoleCtx, @Param('user_id') userId: string): Promise<Redirect> {
     return this.setActive(org, userId, true);
   }
 
-  private async setActive(org: OrgContext, userId: string, active: boolean): Promise<Redirect> {
+  private async setActive(org: ConsoleCtx, userId: string, active: boolean): Promise<Redirect> {
     const member = await this.users.setActive(org.tenant.id, userId, active, org.actor);
     const back = `/org/${org.tenant.slug}/partners/${encodeURIComponent(member.user_id)}`;
     return new Redirect(withQuery(back, { notice: active ? 'activated' : 'deactivated' }));
@@ -91,7 +89,7 @@ export class PartnersCsvController {
   @OrgPage('viewer')
   @ConsoleDocs.partnersCsv()
   async csv(
-    @Org() org: OrgContext,
+    @Org() org: ConsoleCtx,
     @Query(SingleQueryValues) query: Record<string, string>,
     @Res() res: Response,
   ): Promise<void> {

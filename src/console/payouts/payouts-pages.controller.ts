@@ -5,12 +5,10 @@ import type { Response } from 'express';
 import {
   Org,
   OrgAction,
-  type OrgContext,
-  OrgPage,
   type ConsoleCtx,
+  OrgPage,
   OrgDownloadsController,
   OrgPagesController,
-  ConsoleContext,
 } from '../../admin-pages/org-page.guard';
 import { ValidationFailedError } from '../../common/errors/domain-error';
 import { PageQueryDto } from '../../common/http/pagination.dto';
@@ -58,7 +56,7 @@ export class PayoutsPagesController {
   @OrgPage('viewer')
   @PayoutsProgramDocs.payouts()
   async list(
-    @ConsoleContext() ctx: ConsoleCtx,
+    @Org() ctx: ConsoleCtx,
     @Query(SingleQueryValues) query: Record<string, string>,
   ): Promise<HtmlPage> {
     return this.render(ctx, query, {
@@ -71,7 +69,7 @@ export class PayoutsPagesController {
   @HttpCode(303)
   @OrgAction('manager', 'payouts')
   @PayoutsProgramDocs.run()
-  async run(@Org() org: OrgContext): Promise<Redirect> {
+  async run(@Org() org: ConsoleCtx): Promise<Redirect> {
     const run = (await this.payouts.run(org.tenant, org.actor))!;
     return new Redirect(
       withQuery(`/org/${org.tenant.slug}/payouts`, {
@@ -87,7 +85,7 @@ export class PayoutsPagesController {
   @OrgAction('manager', 'payouts')
   @PayoutsProgramDocs.settle()
   async settle(
-    @ConsoleContext() ctx: ConsoleCtx,
+    @Org() ctx: ConsoleCtx,
     @Param('run_id') runId: string,
     @FormBody() form: SettleFormDto,
   ): Promise<HtmlPage | Redirect> {
@@ -114,7 +112,7 @@ export class PayoutsPagesController {
   @OrgPage('viewer')
   @PayoutsProgramDocs.payout()
   async payout(
-    @ConsoleContext() ctx: ConsoleCtx,
+    @Org() ctx: ConsoleCtx,
     @Param('payout_id') payoutId: string,
     @Query(SingleQueryValues) query: Record<string, string>,
   ): Promise<HtmlPage> {
@@ -128,7 +126,7 @@ export class PayoutsPagesController {
   @OrgAction('manager', 'payouts/:payout_id')
   @PayoutsProgramDocs.paid()
   async paid(
-    @Org() org: OrgContext,
+    @Org() org: ConsoleCtx,
     @Param('payout_id') payoutId: string,
     @FormBody() form: MarkPayoutPaidDto,
   ): Promise<Redirect> {
@@ -141,7 +139,7 @@ export class PayoutsPagesController {
   @OrgAction('manager', 'payouts/:payout_id')
   @PayoutsProgramDocs.failed()
   async failed(
-    @Org() org: OrgContext,
+    @Org() org: ConsoleCtx,
     @Param('payout_id') payoutId: string,
     @FormBody() form: MarkPayoutFailedDto,
   ): Promise<Redirect> {
@@ -153,12 +151,12 @@ export class PayoutsPagesController {
   @HttpCode(303)
   @OrgAction('manager', 'payouts/:payout_id')
   @PayoutsProgramDocs.cancel()
-  async cancel(@Org() org: OrgContext, @Param('payout_id') payoutId: string): Promise<Redirect> {
+  async cancel(@Org() org: ConsoleCtx, @Param('payout_id') payoutId: string): Promise<Redirect> {
     await this.payouts.release(org.tenant.id, payoutId, 'canceled', null, org.actor);
     return this.back(org, payoutId, 'canceled');
   }
 
-  private back(org: OrgContext, payoutId: string, notice: string): Redirect {
+  private back(org: ConsoleCtx, payoutId: string, notice: string): Redirect {
     const to = `/org/${org.tenant.slug}/payouts/${encodeURIComponent(payoutId)}`;
     return new Redirect(withQuery(to, { notice }));
   }
@@ -223,7 +221,7 @@ export class PayoutsCsvPagesController {
   @OrgPage('viewer')
   @PayoutsProgramDocs.runCsv()
   async runCsv(
-    @Org() org: OrgContext,
+    @Org() org: ConsoleCtx,
     @Param('run_id') runId: string,
     @Res() res: Response,
   ): Promise<void> {
@@ -249,7 +247,7 @@ export class PayoutListsCsvController {
   @OrgPage('viewer')
   @PayoutsProgramDocs.payoutsCsv()
   async payouts(
-    @Org() org: OrgContext,
+    @Org() org: ConsoleCtx,
     @Query(SingleQueryValues) query: Record<string, string>,
     @Res() res: Response,
   ): Promise<void> {
@@ -271,7 +269,7 @@ export class PayoutListsCsvController {
   @Get('payout-runs.csv')
   @OrgPage('viewer')
   @PayoutsProgramDocs.runsCsv()
-  async runs(@Org() org: OrgContext, @Res() res: Response): Promise<void> {
+  async runs(@Org() org: ConsoleCtx, @Res() res: Response): Promise<void> {
     const stream = await this.exports.stream(org.tenant.id, 'payout_runs');
     sendCsv(res, `payout-runs-${org.tenant.slug}.csv`, stream);
   }

@@ -1,12 +1,11 @@
 import { Get, HttpCode, Post, Query, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import {
+  Org,
   OrgAction,
-  type OrgContext,
-  OrgPage,
   type ConsoleCtx,
+  OrgPage,
   OrgPagesController,
-  ConsoleContext,
 } from '../../admin-pages/org-page.guard';
 import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
 import { type HtmlPage, PageException, Redirect, withQuery } from '../../common/pages/page';
@@ -45,7 +44,7 @@ export class ProgramPagesController {
   @OrgPage('viewer')
   @PayoutsProgramDocs.program()
   async show(
-    @ConsoleContext() ctx: ConsoleCtx,
+    @Org() ctx: ConsoleCtx,
     @Query(SingleQueryValues) query: Record<string, string>,
   ): Promise<HtmlPage> {
     const offers = (await this.offers.list(ctx.tenant.id)).items;
@@ -66,10 +65,7 @@ export class ProgramPagesController {
   @HttpCode(200)
   @OrgAction('manager', 'program')
   @PayoutsProgramDocs.saveProgram()
-  async submit(
-    @ConsoleContext() ctx: ConsoleCtx,
-    @Req() req: Request,
-  ): Promise<HtmlPage | Redirect> {
+  async submit(@Org() ctx: ConsoleCtx, @Req() req: Request): Promise<HtmlPage | Redirect> {
     const body = req.body as Record<string, unknown>;
     const offers = (await this.offers.list(ctx.tenant.id)).items;
     const offerId = typeof body.offer === 'string' ? body.offer : undefined;
@@ -108,7 +104,7 @@ export class ProgramPagesController {
     return this.saved(ctx, offer);
   }
 
-  private saved(org: OrgContext, offer: OfferResponse | undefined): Redirect {
+  private saved(org: ConsoleCtx, offer: OfferResponse | undefined): Redirect {
     return new Redirect(
       withQuery(`/org/${org.tenant.slug}/program`, { offer: offer?.offer_id, notice: 'saved' }),
     );
