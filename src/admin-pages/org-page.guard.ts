@@ -2,6 +2,7 @@ import {
   applyDecorators,
   type CanActivate,
   Controller,
+  Get,
   createParamDecorator,
   type ExecutionContext,
   Injectable,
@@ -107,6 +108,9 @@ function asPage(role: StaffRole) {
 /** A page of an organisation for `role` or higher (OrgPageGuard). */
 export const OrgPage = (role: StaffRole) =>
   applyDecorators(SetMetadata(ROLE, role), UseGuards(OrgPageGuard));
+
+/** A page or download (GET `path`) of an organisation: every role reads (viewer or higher). */
+export const OrgView = (path?: string) => applyDecorators(Get(path), OrgPage('viewer'));
 
 /**
  * A form post of an organisation's page for `role` or higher; a refusal goes back to `page`

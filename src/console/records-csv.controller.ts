@@ -1,13 +1,13 @@
-import { Get, Query, Res } from '@nestjs/common';
+import { Res } from '@nestjs/common';
 import type { Response } from 'express';
 import {
   Org,
   type ConsoleCtx,
   OrgDownloadsController,
-  OrgPage,
+  OrgView,
 } from '../admin-pages/org-page.guard';
 import { sendFilteredCsv } from '../common/pages/console/lists';
-import { SingleQueryValues } from '../common/http/single-query-values.pipe';
+import { PageQuery } from '../common/http/single-query-values.pipe';
 import { CONVERSION_FILTERS, ListConversionsQueryDto } from './conversions/conversions.dto';
 import { ConversionListService } from './conversions/conversions-list.service';
 import { LEAD_FILTERS, ListLeadsQueryDto } from './leads/leads.dto';
@@ -25,12 +25,11 @@ export class RecordsCsvController {
     private readonly leads: LeadListService,
   ) {}
 
-  @Get('conversions.csv')
-  @OrgPage('viewer')
+  @OrgView('conversions.csv')
   @RecordDocs.conversionsCsv()
   conversionsCsv(
     @Org() org: ConsoleCtx,
-    @Query(SingleQueryValues) query: Record<string, string>,
+    @PageQuery() query: Record<string, string>,
     @Res() res: Response,
   ): Promise<void> {
     const name = `conversions-${org.tenant.slug}.csv`;
@@ -39,12 +38,11 @@ export class RecordsCsvController {
     );
   }
 
-  @Get('leads.csv')
-  @OrgPage('viewer')
+  @OrgView('leads.csv')
   @RecordDocs.leadsCsv()
   leadsCsv(
     @Org() org: ConsoleCtx,
-    @Query(SingleQueryValues) query: Record<string, string>,
+    @PageQuery() query: Record<string, string>,
     @Res() res: Response,
   ): Promise<void> {
     return sendFilteredCsv(

@@ -1,9 +1,8 @@
-import { Get, Query } from '@nestjs/common';
 import { AuditService } from '../../audit/audit.service';
-import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
+import { PageQuery } from '../../common/http/single-query-values.pipe';
 import type { HtmlPage } from '../../common/pages/page';
 import { OrgDocs } from '../admin-pages.openapi';
-import { Org, OrgPage, OrgPagesController, type ConsoleCtx } from '../org-page.guard';
+import { Org, OrgPagesController, type ConsoleCtx, OrgView } from '../org-page.guard';
 import { auditLogPage } from './audit-log.views';
 
 const ACTION = /^[a-z_]+\.[a-z_]+$/;
@@ -16,12 +15,11 @@ const ACTION = /^[a-z_]+\.[a-z_]+$/;
 export class AuditLogPagesController {
   constructor(private readonly audit: AuditService) {}
 
-  @Get()
-  @OrgPage('viewer')
+  @OrgView()
   @OrgDocs.auditLog()
   async page(
     @Org() ctx: ConsoleCtx,
-    @Query(SingleQueryValues) query: Record<string, string>,
+    @PageQuery() query: Record<string, string>,
   ): Promise<HtmlPage> {
     // A page is a filter, not a form: what does not parse is left out rather than refused.
     const page = Math.max(1, Number.isInteger(Number(query.page)) ? Number(query.page) : 1);

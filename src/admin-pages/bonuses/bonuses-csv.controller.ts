@@ -1,12 +1,12 @@
-import { Get, Query, Res } from '@nestjs/common';
+import { Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ListBonusesQueryDto } from '../../bonuses/dto/bonus-requests.dto';
 import { parseInstant } from '../../common/http/instant';
-import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
+import { PageQuery } from '../../common/http/single-query-values.pipe';
 import { Conditions, parseList, pick, sendCsv } from '../../common/pages/console/lists';
 import { OrgDocs } from '../admin-pages.openapi';
 import { ExportsService } from '../../transfer/exports.service';
-import { Org, type ConsoleCtx, OrgPage, OrgDownloadsController } from '../org-page.guard';
+import { Org, type ConsoleCtx, OrgDownloadsController, OrgView } from '../org-page.guard';
 
 export const BONUS_FILTERS = ['status', 'review', 'user_id', 'created_from', 'created_to'] as const;
 
@@ -18,12 +18,11 @@ export const BONUS_FILTERS = ['status', 'review', 'user_id', 'created_from', 'cr
 export class BonusesCsvController {
   constructor(private readonly exports: ExportsService) {}
 
-  @Get('bonuses.csv')
-  @OrgPage('viewer')
+  @OrgView('bonuses.csv')
   @OrgDocs.bonusesCsv()
   async csv(
     @Org() org: ConsoleCtx,
-    @Query(SingleQueryValues) query: Record<string, string>,
+    @PageQuery() query: Record<string, string>,
     @Res() res: Response,
   ): Promise<void> {
     const { dto, error } = parseList(ListBonusesQueryDto, pick(query, BONUS_FILTERS));

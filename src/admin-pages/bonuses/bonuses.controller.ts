@@ -1,15 +1,15 @@
-import { Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { HttpCode, Param, Post } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { BonusesService } from '../../bonuses/bonuses.service';
 import { ListBonusesQueryDto } from '../../bonuses/dto/bonus-requests.dto';
 import { DomainError, ValidationFailedError } from '../../common/errors/domain-error';
 import { flattenValidationErrors } from '../../common/errors/validation';
-import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
+import { PageQuery } from '../../common/http/single-query-values.pipe';
 import { FormBody } from '../../common/pages/form';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
 import { OrgDocs } from '../admin-pages.openapi';
-import { Org, OrgAction, type ConsoleCtx, OrgPage, OrgPagesController } from '../org-page.guard';
+import { Org, OrgAction, type ConsoleCtx, OrgPagesController, OrgView } from '../org-page.guard';
 import { BonusNamesReader } from './bonus-names.reader';
 import { BONUS_FILTERS } from './bonuses-csv.controller';
 import { BonusBackForm, BulkBonusForm, RejectBonusForm } from './bonuses.forms';
@@ -29,12 +29,11 @@ export class BonusesPagesController {
     private readonly names: BonusNamesReader,
   ) {}
 
-  @Get()
-  @OrgPage('viewer')
+  @OrgView()
   @OrgDocs.bonusQueue()
   async page(
     @Org() ctx: ConsoleCtx,
-    @Query(SingleQueryValues) query: Record<string, string>,
+    @PageQuery() query: Record<string, string>,
   ): Promise<HtmlPage> {
     const filters = {
       status: query.status || undefined,

@@ -1,11 +1,11 @@
-import { Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
+import { HttpCode, Param, Post } from '@nestjs/common';
+import { PageQuery } from '../../common/http/single-query-values.pipe';
 import { FormBody } from '../../common/pages/form';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
 import { TenantCredentialsService } from '../../tenants/tenant-credentials.service';
 import { TenantsService } from '../../tenants/tenants.service';
 import { OrgDocs } from '../admin-pages.openapi';
-import { Org, OrgAction, type ConsoleCtx, OrgPage, OrgPagesController } from '../org-page.guard';
+import { Org, OrgAction, type ConsoleCtx, OrgPagesController, OrgView } from '../org-page.guard';
 import { CreateKeyForm, SettingsForm } from './integration.forms';
 import { IntegrationModelReader } from './integration.model';
 import { integrationPage, type Shown } from './integration.views';
@@ -22,13 +22,9 @@ export class IntegrationPagesController {
     private readonly credentials: TenantCredentialsService,
   ) {}
 
-  @Get()
-  @OrgPage('viewer')
+  @OrgView()
   @OrgDocs.integration()
-  page(
-    @Org() ctx: ConsoleCtx,
-    @Query(SingleQueryValues) query: Record<string, string>,
-  ): Promise<HtmlPage> {
+  page(@Org() ctx: ConsoleCtx, @PageQuery() query: Record<string, string>): Promise<HtmlPage> {
     return this.show(ctx, { notice: query.notice, error: query.error });
   }
 

@@ -1,10 +1,10 @@
-import { Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
+import { HttpCode, Param, Post } from '@nestjs/common';
+import { PageQuery } from '../../common/http/single-query-values.pipe';
 import { FormBody } from '../../common/pages/form';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
 import { WebhooksService } from '../../webhooks/webhooks.service';
 import { OrgDocs } from '../admin-pages.openapi';
-import { Org, OrgAction, type ConsoleCtx, OrgPage, OrgPagesController } from '../org-page.guard';
+import { Org, OrgAction, type ConsoleCtx, OrgPagesController, OrgView } from '../org-page.guard';
 import { back } from './integration.controller';
 import { WebhookForm } from './integration.forms';
 import { IntegrationModelReader } from './integration.model';
@@ -62,13 +62,12 @@ export class WebhookPagesController {
     );
   }
 
-  @Get('webhook-events/:event_id')
-  @OrgPage('viewer')
+  @OrgView('webhook-events/:event_id')
   @OrgDocs.eventDetail()
   async eventDetail(
     @Org() ctx: ConsoleCtx,
     @Param('event_id') eventId: string,
-    @Query(SingleQueryValues) query: Record<string, string>,
+    @PageQuery() query: Record<string, string>,
   ): Promise<HtmlPage> {
     const detail = await this.webhooks.eventDetail(ctx.tenant.id, eventId);
     return webhookEventPage(ctx, eventId, detail, {

@@ -1,16 +1,16 @@
-import { Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { HttpCode, Param, Post } from '@nestjs/common';
 import {
   Org,
   OrgAction,
   type ConsoleCtx,
-  OrgPage,
   OrgPagesController,
+  OrgView,
 } from '../../admin-pages/org-page.guard';
-import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
+import { PageQuery } from '../../common/http/single-query-values.pipe';
 import { FormBody } from '../../common/pages/form';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
 import { ConversionsService } from '../../conversions/conversions.service';
-import { keptFilters, listQuery } from '../../common/pages/console/lists';
+import { keptFilters, loadList } from '../../common/pages/console/lists';
 import { RecordDocs } from '../records.openapi';
 import {
   CONVERSION_FILTERS,
@@ -28,15 +28,18 @@ export class ConversionsPagesController {
     private readonly conversions: ConversionsService,
   ) {}
 
-  @Get()
-  @OrgPage('viewer')
+  @OrgView()
   @RecordDocs.conversions()
   async page(
     @Org() ctx: ConsoleCtx,
-    @Query(SingleQueryValues) query: Record<string, string>,
+    @PageQuery() query: Record<string, string>,
   ): Promise<HtmlPage> {
-    const { filters, dto, error } = listQuery(ListConversionsQueryDto, query, CONVERSION_FILTERS);
-    const list = dto && (await this.list.list(ctx.tenant.id, dto));
+    const { filters, list, error } = await loadList(
+      ListConversionsQueryDto,
+      query,
+      CONVERSION_FILTERS,
+      (dto) => this.list.list(ctx.tenant.id, dto),
+    );
     return conversionsPage(ctx, filters, list, {
       notice: query.notice,
       reversed: query.reversed,
@@ -44,13 +47,12 @@ export class ConversionsPagesController {
     });
   }
 
-  @Get(':conversion_id')
-  @OrgPage('viewer')
+  @OrgView(':conversion_id')
   @RecordDocs.conversion()
   async detail(
     @Org() ctx: ConsoleCtx,
     @Param('conversion_id') conversionId: string,
-    @Query(SingleQueryValues) query: Record<string, string>,
+    @PageQuery() query: Record<string, string>,
   ): Promise<HtmlPage> {
     const detail = await this.list.detail(ctx.tenant.id, conversionId);
     return conversionPage(ctx, detail, { reversed: query.reversed, error: query.error });

@@ -1,15 +1,15 @@
-import { Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { HttpCode, Param, Post } from '@nestjs/common';
 import {
   Org,
   OrgAction,
   type ConsoleCtx,
-  OrgPage,
   OrgPagesController,
+  OrgView,
 } from '../../admin-pages/org-page.guard';
-import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
+import { PageQuery } from '../../common/http/single-query-values.pipe';
 import { FormBody } from '../../common/pages/form';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
-import { keptFilters, listQuery } from '../../common/pages/console/lists';
+import { keptFilters, loadList } from '../../common/pages/console/lists';
 import { RecordDocs } from '../records.openapi';
 import { LeadsService } from '../../leads/leads.service';
 import { LEAD_FILTERS, LeadStatusForm, ListLeadsQueryDto } from './leads.dto';
@@ -24,15 +24,15 @@ export class LeadsPagesController {
     private readonly changes: LeadsService,
   ) {}
 
-  @Get()
-  @OrgPage('viewer')
+  @OrgView()
   @RecordDocs.leads()
   async page(
     @Org() ctx: ConsoleCtx,
-    @Query(SingleQueryValues) query: Record<string, string>,
+    @PageQuery() query: Record<string, string>,
   ): Promise<HtmlPage> {
-    const { filters, dto, error } = listQuery(ListLeadsQueryDto, query, LEAD_FILTERS);
-    const list = dto && (await this.leads.list(ctx.tenant.id, dto));
+    const { filters, list, error } = await loadList(ListLeadsQueryDto, query, LEAD_FILTERS, (dto) =>
+      this.leads.list(ctx.tenant.id, dto),
+    );
     return leadsPage(ctx, filters, list, {
       notice: query.notice,
       changed: query.changed,

@@ -1,12 +1,11 @@
-import { Get, Query } from '@nestjs/common';
 import {
   Org,
-  OrgPage,
   OrgPagesController,
   type ConsoleCtx,
+  OrgView,
 } from '../../admin-pages/org-page.guard';
 import { DomainError } from '../../common/errors/domain-error';
-import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
+import { PageQuery } from '../../common/http/single-query-values.pipe';
 import type { HtmlPage } from '../../common/pages/page';
 import { ConsoleDocs } from '../console.openapi';
 import { addDays, type Period, resolvePeriod, StatsService, today } from '../stats/stats.service';
@@ -17,12 +16,11 @@ import { overviewPage } from './overview.views';
 export class OverviewPagesController {
   constructor(private readonly stats: StatsService) {}
 
-  @Get()
-  @OrgPage('viewer')
+  @OrgView()
   @ConsoleDocs.overview()
   async page(
     @Org() ctx: ConsoleCtx,
-    @Query(SingleQueryValues) query: Record<string, string>,
+    @PageQuery() query: Record<string, string>,
   ): Promise<HtmlPage> {
     let period: Period;
     try {

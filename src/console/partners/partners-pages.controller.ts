@@ -1,4 +1,4 @@
-import { Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { HttpCode, Param, Post, Res } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import type { Response } from 'express';
@@ -6,11 +6,11 @@ import {
   Org,
   OrgAction,
   type ConsoleCtx,
-  OrgPage,
   OrgDownloadsController,
   OrgPagesController,
+  OrgView,
 } from '../../admin-pages/org-page.guard';
-import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
+import { PageQuery } from '../../common/http/single-query-values.pipe';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
 import { UsersService } from '../../members/users.service';
 import { ConsoleDocs } from '../console.openapi';
@@ -27,12 +27,11 @@ export class PartnersPagesController {
     private readonly users: UsersService,
   ) {}
 
-  @Get()
-  @OrgPage('viewer')
+  @OrgView()
   @ConsoleDocs.partners()
   async list(
     @Org() ctx: ConsoleCtx,
-    @Query(SingleQueryValues) query: Record<string, string>,
+    @PageQuery() query: Record<string, string>,
   ): Promise<HtmlPage> {
     const filters = { q: query.q || undefined, sort: query.sort || undefined };
     const { dto, error } = parseList(ListPartnersQueryDto, filters, query.page || '1');
@@ -40,13 +39,12 @@ export class PartnersPagesController {
     return partnersPage(ctx, filters, list, { notice: query.notice, error: error ?? query.error });
   }
 
-  @Get(':user_id')
-  @OrgPage('viewer')
+  @OrgView(':user_id')
   @ConsoleDocs.partner()
   async detail(
     @Org() ctx: ConsoleCtx,
     @Param('user_id') userId: string,
-    @Query(SingleQueryValues) query: Record<string, string>,
+    @PageQuery() query: Record<string, string>,
   ): Promise<HtmlPage> {
     const partner = await this.partners.detail(ctx.tenant.id, userId);
     const member = await this.users.findMember(ctx.tenant.id, partner.user.user_id);
@@ -85,12 +83,11 @@ export class PartnersPagesController {
 export class PartnersCsvController {
   constructor(private readonly partners: PartnersService) {}
 
-  @Get('partners.csv')
-  @OrgPage('viewer')
+  @OrgView('partners.csv')
   @ConsoleDocs.partnersCsv()
   async csv(
     @Org() org: ConsoleCtx,
-    @Query(SingleQueryValues) query: Record<string, string>,
+    @PageQuery() query: Record<string, string>,
     @Res() res: Response,
   ): Promise<void> {
     const dto = plainToInstance(ListPartnersQueryDto, {

@@ -1,4 +1,4 @@
-import { Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { HttpCode, Param, Post, Res } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { IsString, Length } from 'class-validator';
 import type { Response } from 'express';
@@ -6,13 +6,13 @@ import {
   Org,
   OrgAction,
   type ConsoleCtx,
-  OrgPage,
   OrgDownloadsController,
   OrgPagesController,
+  OrgView,
 } from '../../admin-pages/org-page.guard';
 import { ValidationFailedError } from '../../common/errors/domain-error';
 import { PageQueryDto } from '../../common/http/pagination.dto';
-import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
+import { PageQuery } from '../../common/http/single-query-values.pipe';
 import { FormBody } from '../../common/pages/form';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
 import {
@@ -52,12 +52,11 @@ export class PayoutsPagesController {
     private readonly partners: PartnersService,
   ) {}
 
-  @Get()
-  @OrgPage('viewer')
+  @OrgView()
   @PayoutsProgramDocs.payouts()
   async list(
     @Org() ctx: ConsoleCtx,
-    @Query(SingleQueryValues) query: Record<string, string>,
+    @PageQuery() query: Record<string, string>,
   ): Promise<HtmlPage> {
     return this.render(ctx, query, {
       notice: query.notice,
@@ -108,13 +107,12 @@ export class PayoutsPagesController {
     }
   }
 
-  @Get(':payout_id')
-  @OrgPage('viewer')
+  @OrgView(':payout_id')
   @PayoutsProgramDocs.payout()
   async payout(
     @Org() ctx: ConsoleCtx,
     @Param('payout_id') payoutId: string,
-    @Query(SingleQueryValues) query: Record<string, string>,
+    @PageQuery() query: Record<string, string>,
   ): Promise<HtmlPage> {
     const payout = await this.payouts.get(ctx.tenant.id, payoutId);
     const names = await this.partners.names(ctx.tenant.id, [payout.user_id]);
@@ -217,8 +215,7 @@ export class PayoutsPagesController {
 export class PayoutsCsvPagesController {
   constructor(private readonly csv: PayoutsCsvService) {}
 
-  @Get(':run_id.csv')
-  @OrgPage('viewer')
+  @OrgView(':run_id.csv')
   @PayoutsProgramDocs.runCsv()
   async runCsv(
     @Org() org: ConsoleCtx,
@@ -243,12 +240,11 @@ export class PayoutsCsvPagesController {
 export class PayoutListsCsvController {
   constructor(private readonly exports: ExportsService) {}
 
-  @Get('payouts.csv')
-  @OrgPage('viewer')
+  @OrgView('payouts.csv')
   @PayoutsProgramDocs.payoutsCsv()
   async payouts(
     @Org() org: ConsoleCtx,
-    @Query(SingleQueryValues) query: Record<string, string>,
+    @PageQuery() query: Record<string, string>,
     @Res() res: Response,
   ): Promise<void> {
     const dto = plainToInstance(ListPayoutsQueryDto, {
@@ -266,8 +262,7 @@ export class PayoutListsCsvController {
     });
   }
 
-  @Get('payout-runs.csv')
-  @OrgPage('viewer')
+  @OrgView('payout-runs.csv')
   @PayoutsProgramDocs.runsCsv()
   async runs(@Org() org: ConsoleCtx, @Res() res: Response): Promise<void> {
     const stream = await this.exports.stream(org.tenant.id, 'payout_runs');

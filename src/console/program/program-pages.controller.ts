@@ -1,13 +1,13 @@
-import { Get, HttpCode, Post, Query, Req } from '@nestjs/common';
+import { HttpCode, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import {
   Org,
   OrgAction,
   type ConsoleCtx,
-  OrgPage,
   OrgPagesController,
+  OrgView,
 } from '../../admin-pages/org-page.guard';
-import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
+import { PageQuery } from '../../common/http/single-query-values.pipe';
 import { type HtmlPage, PageException, Redirect, withQuery } from '../../common/pages/page';
 import { notAllowedPage } from '../../admin-pages/views/layout';
 import type { OfferResponse } from '../../offers/dto/offer.response';
@@ -40,12 +40,11 @@ export class ProgramPagesController {
     private readonly offers: OffersService,
   ) {}
 
-  @Get()
-  @OrgPage('viewer')
+  @OrgView()
   @PayoutsProgramDocs.program()
   async show(
     @Org() ctx: ConsoleCtx,
-    @Query(SingleQueryValues) query: Record<string, string>,
+    @PageQuery() query: Record<string, string>,
   ): Promise<HtmlPage> {
     const offers = (await this.offers.list(ctx.tenant.id)).items;
     const offer = query.offer ? offers.find((o) => o.offer_id === query.offer) : undefined;

@@ -83,6 +83,20 @@ export function listQuery<T extends object, K extends string>(
   return { filters, ...parseList(type, filters, query.page ?? '') };
 }
 
+/**
+ * A list page's filters (`names`) from its query and the page of rows `load` gives for their DTO;
+ * no rows, and the refusal, when the Admin API's rules refuse a filter.
+ */
+export async function loadList<T extends object, K extends string, L>(
+  type: ClassConstructor<T>,
+  query: Record<string, string>,
+  names: readonly K[],
+  load: (dto: T) => Promise<L>,
+): Promise<{ filters: Partial<Record<K, string>>; list?: L; error?: string }> {
+  const { filters, dto, error } = listQuery(type, query, names);
+  return { filters, list: dto && (await load(dto)), error };
+}
+
 /** The filters (`names`) of the list a row form came from: its `back` field, a query. */
 export function keptFilters<K extends string>(
   back: string | undefined,
