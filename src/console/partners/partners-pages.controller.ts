@@ -14,7 +14,7 @@ import { PageQuery } from '../../common/http/single-query-values.pipe';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
 import { UsersService } from '../../members/users.service';
 import { ConsoleDocs } from '../console.openapi';
-import { parseList } from '../../common/pages/console/lists';
+import { parseList, csvHeaders } from '../../common/pages/console/lists';
 import { ListPartnersQueryDto } from './partners.dto';
 import { PartnersService } from './partners.service';
 import { partnerPage, partnersPage } from './partners.views';
@@ -99,10 +99,7 @@ export class PartnersCsvController {
       return;
     }
     const { stream, done } = await this.partners.csv(org.tenant.id, dto);
-    res.status(200);
-    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('Content-Disposition', `attachment; filename="partners-${org.tenant.slug}.csv"`);
+    csvHeaders(res, `partners-${org.tenant.slug}.csv`);
     stream.on('error', (error: Error) => {
       done(error);
       res.destroy(error);

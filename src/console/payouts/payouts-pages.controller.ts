@@ -24,7 +24,13 @@ import { withPayoutDefaults } from '../../tenants/payout-settings';
 import { PayoutsCsvService } from '../../payouts/payouts-csv.service';
 import { PayoutsService } from '../../payouts/payouts.service';
 import { ExportsService } from '../../transfer/exports.service';
-import { Conditions, refusal, sendCsv, sendListCsv } from '../../common/pages/console/lists';
+import {
+  Conditions,
+  refusal,
+  sendCsv,
+  sendListCsv,
+  csvHeaders,
+} from '../../common/pages/console/lists';
 import { PayoutsProgramDocs } from '../payouts-program.openapi';
 import { PartnersService } from '../partners/partners.service';
 import { PAYOUT_TEXTS } from './payouts.i18n';
@@ -223,10 +229,7 @@ export class PayoutsCsvPagesController {
     @Res() res: Response,
   ): Promise<void> {
     const body = await this.csv.runCsv(org.tenant.id, runId);
-    res.status(200);
-    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('Content-Disposition', `attachment; filename="payouts-${runId}.csv"`);
+    csvHeaders(res, `payouts-${runId}.csv`);
     res.send(body);
   }
 }
