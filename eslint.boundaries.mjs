@@ -29,12 +29,18 @@ export const PUBLIC_FILES = [
  * with the others (the settings a tenant stores, the principal, the program rules, …).
  */
 export const CONTRACTS = {
-  access: ['principal.ts', 'rate-limits.ts', 'credentials.ts', 'route-access.ts', 'embed-origin.ts'],
-  // The console's view kit (views/) and list helpers, which the admin pages' areas are drawn with.
-  'admin-pages': ['admin-pages.openapi.ts', 'views/**'],
+  access: [
+    'principal.ts',
+    'rate-limits.ts',
+    'credentials.ts',
+    'route-access.ts',
+    'embed-origin.ts',
+  ],
+  // The OpenAPI shapes of an organisation's pages and the refusal page, which the console's pages
+  // use too (their frame is shared code: common/pages/console/).
+  'admin-pages': ['admin-pages.openapi.ts', 'org-page.openapi.ts', 'views/**'],
   // The ledger port the payouts feature provides (bonuses own it, so they never import payouts).
   bonuses: ['bonus-ledger.ts'],
-  console: ['lists.ts', 'records.openapi.ts', 'views/**'],
   conversions: ['cascade.ts'],
   fraud: ['risk-signal.ts'],
   leads: ['lead-transitions.ts'],

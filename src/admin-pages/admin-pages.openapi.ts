@@ -9,6 +9,7 @@ import {
   type SchemaObject,
 } from '../common/http/html-openapi';
 import { EVENT_TYPES } from '../outbox/event-types';
+import { ADMIN_SESSION, consoleCsvDocs, CSRF, staffOf, STRING } from './org-page.openapi';
 
 /**
  * OpenAPI of the admin pages (the area controllers), one entry per handler, so each controller
@@ -19,13 +20,8 @@ import { EVENT_TYPES } from '../outbox/event-types';
  * reads it there, and would otherwise list a POST's 201.
  */
 
-/** The security scheme of the admin pages' session cookie (declared in setupOpenApi). */
-export const ADMIN_SESSION = 'admin-session';
-
-const STRING: SchemaObject = { type: 'string' };
 const PAGE: SchemaObject = { type: 'integer', minimum: 1, description: 'Default 1' };
 const LINES: SchemaObject = { type: 'string', description: 'One per line' };
-const CSRF: SchemaObject = { type: 'string', description: "The session's CSRF token" };
 const BONUS_BACK: SchemaObject = {
   type: 'string',
   description: "The bonus queue's filters and page as a query string, kept by the redirect",
@@ -41,10 +37,6 @@ const REFUSED: [number, string][] = [
   [403, 'Another organisation, a lower role, or (on a form post) a missing or stale `_csrf`'],
   [404, 'No such organisation (the platform admin)'],
 ];
-
-function roleText(role: StaffRole): string {
-  return `Staff of this organisation with the ${role} role or higher, or the platform admin.`;
-}
 
 /** `[status, description]` pages, a later one replacing an earlier one of the same status. */
 function pages(...lists: [number, string][][]): [number, string][] {
@@ -63,7 +55,7 @@ function AdminPage(
 ) {
   const params = { ...query, notice: STRING, error: STRING };
   return applyDecorators(
-    ApiOperation({ summary, description: roleText(role) }),
+    ApiOperation({ summary, description: staffOf(role) }),
     ApiCookieAuth(ADMIN_SESSION),
     ...Object.entries(params).map(([name, schema]) =>
       ApiQuery({ name, required: false, schema, description: schema.description }),
@@ -87,7 +79,7 @@ function AdminAction(
   shows?: string,
 ) {
   return applyDecorators(
-    ApiOperation({ summary, description: roleText(role) }),
+    ApiOperation({ summary, description: staffOf(role) }),
     ApiCookieAuth(ADMIN_SESSION),
     ApiFormBody({ _csrf: CSRF, ...fields }, ['_csrf', ...required]),
     ApiRedirect(
@@ -258,6 +250,20 @@ export const OrgDocs = {
       done: { type: 'string', description: 'A bulk action done: `approve:3`, `reject:2`' },
       stale: { type: 'string', description: 'Bonus ids a bulk action found no longer pending' },
     }),
+
+  bonusesCsv: () =>
+    consoleCsvDocs(
+      "The bonuses export with the bonus queue's filters, streamed",
+      {
+        status: { type: 'string', enum: [...BONUS_STATUSES] },
+        review: { type: 'string', enum: ['flagged', 'cleared'] },
+        user_id: { type: 'string', description: 'The partner: mbr_… or usr_…' },
+        created_from: { type: 'string', description: 'An instant or a day (inclusive)' },
+        created_to: { type: 'string', description: 'An instant or a day (exclusive)' },
+      },
+      REFUSED,
+      'RFC 4180 CSV, UTF-8, the columns of the Admin API export',
+    ),
 
   approve: () =>
     AdminAction('manager', 'Approves a pending bonus', 'bonuses', { back: BONUS_BACK }),

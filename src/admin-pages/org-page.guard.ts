@@ -1,13 +1,17 @@
 import {
   applyDecorators,
   type CanActivate,
+  Controller,
+  Get,
   createParamDecorator,
   type ExecutionContext,
   Injectable,
   SetMetadata,
+  UseFilters,
   UseGuards,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import {
   NoAdminSessionError,
@@ -16,16 +20,19 @@ import {
   TenantNotFoundError,
 } from '../access/access.errors';
 import { AccessService } from '../access/access.service';
+import { Public } from '../common/access/access.decorators';
 import { type Actor, roleAllows, type StaffRole } from '../common/access/actor';
 import { formField, PageSecurity, sameSecret } from '../common/http/page-security';
+import { type ConsoleLang, consoleCtx } from '../common/pages/console/layout';
 import { PageException, Redirect } from '../common/pages/page';
-import { Back } from '../common/pages/pages.decorator';
+import { PageFilter } from '../common/pages/page.filter';
+import { Back, Pages } from '../common/pages/pages.decorator';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { notAllowedPage } from './views/layout';
 
 export const ADMIN_COOKIE = 'svc_admin';
 const ROLE = 'org:role';
-const CONTEXT = Symbol('orgContext');
+const CONTEXT = Symbol('consoleCtx');
 
 /** Who is signed in on which organisation's page, and what they may do there. */
 export interface OrgContext {
@@ -37,6 +44,9 @@ export interface OrgContext {
   who: string;
   can: (role: StaffRole) => boolean;
 }
+
+/** An organisation's page in the console's frame: the OrgContext, the page's language. */
+export type ConsoleCtx = OrgContext & ConsoleLang;
 
 /**
  * Every page and form post of an organisation (`/org/:slug/…`) passes here first: a signed-in
@@ -55,7 +65,7 @@ export class OrgPageGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const role = this.reflector.get<StaffRole>(ROLE, context.getHandler());
-    const req = context.switchToHttp().getRequest<Request & { [CONTEXT]?: OrgContext }>();
+    const req = context.switchToHttp().getRequest<Request & { [CONTEXT]?: ConsoleCtx }>();
     const slug = String(req.params.slug);
     const cookie = this.security.cookie(req, ADMIN_COOKIE);
     const principal = await this.access.adminSession(cookie, { slug, role }).catch(asPage(role));
@@ -69,7 +79,11 @@ export class OrgPageGuard implements CanActivate {
       );
     }
     const who = actor.type === 'staff' ? `${actor.name} · ${actor.role}` : 'platform admin';
-    req[CONTEXT] = { actor, tenant, csrf: principal.csrf, who, can };
+    req[CONTEXT] = consoleCtx(
+      { actor, tenant, csrf: principal.csrf, who, can },
+      req,
+      this.security,
+    );
     return true;
   }
 }
@@ -95,6 +109,9 @@ function asPage(role: StaffRole) {
 export const OrgPage = (role: StaffRole) =>
   applyDecorators(SetMetadata(ROLE, role), UseGuards(OrgPageGuard));
 
+/** A page or download (GET `path`) of an organisation: every role reads (viewer or higher). */
+export const OrgView = (path?: string) => applyDecorators(Get(path), OrgPage('viewer'));
+
 /**
  * A form post of an organisation's page for `role` or higher; a refusal goes back to `page`
  * (`/org/:slug/<page>`, `:name`s filled from the route) with the message.
@@ -102,8 +119,30 @@ export const OrgPage = (role: StaffRole) =>
 export const OrgAction = (role: StaffRole, page: string) =>
   applyDecorators(OrgPage(role), Back(`/org/:slug/${page}`));
 
-/** The handler's OrgContext, as OrgPageGuard left it. */
+/** The handler's context, as OrgPageGuard left it: the OrgContext and the page's language. */
 export const Org = createParamDecorator(
-  (_: unknown, ctx: ExecutionContext): OrgContext =>
-    ctx.switchToHttp().getRequest<{ [CONTEXT]: OrgContext }>()[CONTEXT],
+  (_: unknown, ctx: ExecutionContext): ConsoleCtx =>
+    ctx.switchToHttp().getRequest<{ [CONTEXT]: ConsoleCtx }>()[CONTEXT],
 );
+
+const orgPath = (path: string) => (path ? `org/:slug/${path}` : 'org/:slug');
+
+/**
+ * A controller of an organisation's pages under `/org/:slug/<path>`: documented with the admin
+ * pages, public to the global guard (each handler's @OrgPage or @OrgAction decides), its
+ * handlers' pages and redirects sent by the page interceptor and filter (@Pages).
+ */
+export const OrgPagesController = (path = '') =>
+  applyDecorators(ApiTags('admin-pages'), Controller(orgPath(path)), Public(), Pages());
+
+/**
+ * A controller of an organisation's downloads under `/org/:slug/<path>`: its handlers write the
+ * response themselves (`@Res()`), and a refusal is still the page filter's page.
+ */
+export const OrgDownloadsController = (path = '') =>
+  applyDecorators(
+    ApiTags('admin-pages'),
+    Controller(orgPath(path)),
+    Public(),
+    UseFilters(PageFilter),
+  );

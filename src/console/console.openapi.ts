@@ -1,9 +1,15 @@
-import { consoleActionDocs, consoleCsvDocs, consolePageDocs, DAY, STRING } from './console-docs';
+import {
+  consoleActionDocs,
+  consoleCsvDocs,
+  consolePageDocs,
+  DAY,
+  STRING,
+} from '../admin-pages/org-page.openapi';
 import type { SchemaObject } from '../common/http/html-openapi';
 
 /**
  * OpenAPI of the console's pages (`/org/{slug}`, `/org/{slug}/partners…`), as admin-pages.openapi
- * documents the other areas (the shapes are console-docs.ts').
+ * documents the other areas (the shapes are admin-pages/org-page.openapi.ts').
  */
 
 const LANG: SchemaObject = {

@@ -1,5 +1,10 @@
 import type { SchemaObject } from '../common/http/html-openapi';
-import { consoleActionDocs, consoleCsvDocs, consolePageDocs, STRING } from './console-docs';
+import {
+  consoleActionDocs,
+  consoleCsvDocs,
+  consolePageDocs,
+  STRING,
+} from '../admin-pages/org-page.openapi';
 
 /**
  * OpenAPI of the console's payouts pages (`/org/{slug}/payouts…`) and program page

@@ -7,20 +7,17 @@ import { LeadsModule } from '../leads/leads.module';
 import { TransferModule } from '../transfer/transfer.module';
 import { ConversionsListAdminController } from './conversions/conversions-admin.controller';
 import { ConversionListService } from './conversions/conversions-list.service';
-import {
-  ConversionsCsvController,
-  ConversionsPagesController,
-} from './conversions/conversions-pages.controller';
+import { ConversionsPagesController } from './conversions/conversions-pages.controller';
 import { LeadsListAdminController } from './leads/leads-admin.controller';
 import { LeadListService } from './leads/leads-list.service';
-import { LeadsCsvController, LeadsPagesController } from './leads/leads-pages.controller';
+import { LeadsPagesController } from './leads/leads-pages.controller';
 import { PartnerBanPagesController } from './partners/partner-ban.controller';
+import { RecordsCsvController } from './records-csv.controller';
 
 const PAGE_CONTROLLERS = [
-  ConversionsCsvController,
   ConversionsPagesController,
-  LeadsCsvController,
   LeadsPagesController,
+  RecordsCsvController,
   PartnerBanPagesController,
 ];
 

@@ -1,4 +1,10 @@
-import { consoleActionDocs, consoleCsvDocs, consolePageDocs, DAY, STRING } from './console-docs';
+import {
+  consoleActionDocs,
+  consoleCsvDocs,
+  consolePageDocs,
+  DAY,
+  STRING,
+} from '../admin-pages/org-page.openapi';
 import type { SchemaObject } from '../common/http/html-openapi';
 
 /**
@@ -94,17 +100,6 @@ export const RecordDocs = {
       },
       '/org/{slug}/leads',
     ),
-  bonusesCsv: () =>
-    csv("The bonuses export with the bonus queue's filters, streamed", {
-      status: {
-        type: 'string',
-        enum: ['pending', 'approved', 'paid', 'rejected', 'reversed'],
-      },
-      review: { type: 'string', enum: ['flagged', 'cleared'] },
-      user_id: MEMBER,
-      created_from: { type: 'string', description: 'An instant or a day (inclusive)' },
-      created_to: { type: 'string', description: 'An instant or a day (exclusive)' },
-    }),
   leads: () => page('The leads: status, source, partner, period; newest first', LEAD_FILTERS),
   leadsCsv: () => csv("The leads export with the page's filters, streamed", LEAD_FILTERS),
   unban: () =>

@@ -1,15 +1,11 @@
 import { resolve } from 'node:path';
-import { type FeatureGraph, featureGraph, findCycles, withoutEdges } from './feature-graph';
+import { type FeatureGraph, featureGraph, findCycles } from './feature-graph';
 
 /**
- * The imports between features that still close a cycle (docs/architecture.md, "Module
- * boundaries"), each from the lower feature to the higher one. The list only shrinks: an edge
- * that no longer exists must leave it, and any other cycle fails.
+ * No import between features closes a cycle (docs/architecture.md, "Module boundaries"): the
+ * features are layered, and a lower one that must call a higher one owns a port the higher one
+ * provides.
  */
-const KNOWN_CYCLE_EDGES: [string, string, string][] = [
-  ['admin-pages', 'console', "admin-pages' areas are drawn in the console's layout"],
-];
-
 const graph = (edges: Record<string, string[]>): FeatureGraph =>
   new Map(
     Object.entries(edges).map(([from, targets]) => [
@@ -57,19 +53,12 @@ describe('feature cycles', () => {
         ],
       ]),
     );
-    const known = KNOWN_CYCLE_EDGES.map(([from, to]): [string, string] => [from, to]);
-    const cycles = findCycles(withoutEdges(withCycle, known));
+    const cycles = findCycles(withCycle);
     expect(cycles).toHaveLength(1);
     expect(cycles[0]).toMatch(/^deeplinks → members → deeplinks\n/);
   });
 
-  it('has no cycle between the features of src/ but the known ones', () => {
-    const known = KNOWN_CYCLE_EDGES.map(([from, to]): [string, string] => [from, to]);
-    expect(findCycles(withoutEdges(real, known))).toEqual([]);
-  });
-
-  it('lists only known cycle edges that still exist', () => {
-    const gone = KNOWN_CYCLE_EDGES.filter(([from, to]) => !real.get(from)?.has(to));
-    expect(gone.map(([from, to]) => `${from} → ${to} is gone: take it off the list`)).toEqual([]);
+  it('has no cycle between the features of src/', () => {
+    expect(findCycles(real)).toEqual([]);
   });
 });

@@ -60,18 +60,6 @@ export function featureGraph(root: string): FeatureGraph {
   return graph;
 }
 
-/** The graph without the given edges (`from → to`). */
-export function withoutEdges(graph: FeatureGraph, edges: [string, string][]): FeatureGraph {
-  const copy: FeatureGraph = new Map();
-  for (const [from, targets] of graph) {
-    copy.set(
-      from,
-      new Map([...targets].filter(([to]) => !edges.some(([a, b]) => a === from && b === to))),
-    );
-  }
-  return copy;
-}
-
 /**
  * The cycles of the graph, one per strongly connected component with more than one feature (its
  * shortest), each named as a path that comes back to its start (`a → b → c → a`) with a file that

@@ -1,4 +1,4 @@
-import type { Lang } from '../../console/views/i18n';
+import type { Lang } from '../../common/pages/console/i18n';
 
 /** The words of the audit log (i18n.ts and i18n-records.ts have the rest). */
 const EN = {

@@ -1,6 +1,7 @@
+import type { ConsoleCtx } from '../org-page.guard';
 import type { HtmlPage } from '../../common/pages/page';
-import { RECORD_TEXTS } from '../../console/views/i18n-records';
-import { type ConsoleCtx, consolePage, DataTable, Pager } from '../../console/views/layout';
+import { RECORD_TEXTS } from '../../common/pages/console/i18n-records';
+import { consolePage, DataTable, Pager } from '../../common/pages/console/layout';
 import { AUDIT_LOG_TEXTS } from './audit-log.i18n';
 
 export interface AuditEntryView {

@@ -1,15 +1,12 @@
-import { Controller, Get, Query, Res, UseFilters } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { Public } from '../../common/access/access.decorators';
 import { ListBonusesQueryDto } from '../../bonuses/dto/bonus-requests.dto';
 import { parseInstant } from '../../common/http/instant';
-import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
-import { PageFilter } from '../../common/pages/page.filter';
-import { Conditions, parseList, pick, sendCsv } from '../../console/lists';
-import { RecordDocs } from '../../console/records.openapi';
+import { PageQuery } from '../../common/http/single-query-values.pipe';
+import { Conditions, parseList, pick, sendCsv } from '../../common/pages/console/lists';
+import { OrgDocs } from '../admin-pages.openapi';
 import { ExportsService } from '../../transfer/exports.service';
-import { Org, type OrgContext, OrgPage } from '../org-page.guard';
+import { Org, type ConsoleCtx, OrgDownloadsController, OrgView } from '../org-page.guard';
 
 export const BONUS_FILTERS = ['status', 'review', 'user_id', 'created_from', 'created_to'] as const;
 
@@ -17,19 +14,15 @@ export const BONUS_FILTERS = ['status', 'review', 'user_id', 'created_from', 'cr
  * `/org/:slug/bonuses.csv`: the transfer work's `bonuses.csv` export (docs/import-export.md) of the bonuses the
  * page's filters keep (the Admin API list's rules), streamed.
  */
-@ApiTags('admin-pages')
-@Controller('org/:slug')
-@Public()
-@UseFilters(PageFilter)
+@OrgDownloadsController()
 export class BonusesCsvController {
   constructor(private readonly exports: ExportsService) {}
 
-  @Get('bonuses.csv')
-  @OrgPage('viewer')
-  @RecordDocs.bonusesCsv()
+  @OrgView('bonuses.csv')
+  @OrgDocs.bonusesCsv()
   async csv(
-    @Org() org: OrgContext,
-    @Query(SingleQueryValues) query: Record<string, string>,
+    @Org() org: ConsoleCtx,
+    @PageQuery() query: Record<string, string>,
     @Res() res: Response,
   ): Promise<void> {
     const { dto, error } = parseList(ListBonusesQueryDto, pick(query, BONUS_FILTERS));

@@ -1,25 +1,19 @@
-import { Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { HttpCode, Param, Post } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
-import type { Request } from 'express';
 import { validateSync } from 'class-validator';
 import { BonusesService } from '../../bonuses/bonuses.service';
 import { ListBonusesQueryDto } from '../../bonuses/dto/bonus-requests.dto';
-import { Public } from '../../common/access/access.decorators';
 import { DomainError, ValidationFailedError } from '../../common/errors/domain-error';
 import { flattenValidationErrors } from '../../common/errors/validation';
-import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
-import { PageSecurity } from '../../common/http/page-security';
+import { PageQuery } from '../../common/http/single-query-values.pipe';
 import { FormBody } from '../../common/pages/form';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
-import { Pages } from '../../common/pages/pages.decorator';
 import { OrgDocs } from '../admin-pages.openapi';
-import { Org, OrgAction, type OrgContext, OrgPage } from '../org-page.guard';
+import { Org, OrgAction, type ConsoleCtx, OrgPagesController, OrgView } from '../org-page.guard';
 import { BonusNamesReader } from './bonus-names.reader';
 import { BONUS_FILTERS } from './bonuses-csv.controller';
 import { BonusBackForm, BulkBonusForm, RejectBonusForm } from './bonuses.forms';
-import { pick } from '../../console/lists';
-import { consoleCtx } from '../../console/views/layout';
+import { pick } from '../../common/pages/console/lists';
 import { type BonusesModel, bonusesPage } from './bonuses.views';
 
 const MAX_BULK = 100;
@@ -28,26 +22,19 @@ const MAX_BULK = 100;
  * The bonus queue, a console page (docs/console.md): totals, the filtered list, and the approval
  * queue for managers, in the page's language.
  */
-@ApiTags('admin-pages')
-@Controller('org/:slug/bonuses')
-@Public()
-@Pages()
+@OrgPagesController('bonuses')
 export class BonusesPagesController {
   constructor(
     private readonly bonuses: BonusesService,
     private readonly names: BonusNamesReader,
-    private readonly security: PageSecurity,
   ) {}
 
-  @Get()
-  @OrgPage('viewer')
+  @OrgView()
   @OrgDocs.bonusQueue()
   async page(
-    @Org() org: OrgContext,
-    @Req() req: Request,
-    @Query(SingleQueryValues) query: Record<string, string>,
+    @Org() ctx: ConsoleCtx,
+    @PageQuery() query: Record<string, string>,
   ): Promise<HtmlPage> {
-    const ctx = consoleCtx(org, req, this.security);
     const filters = {
       status: query.status || undefined,
       review: query.review || undefined,
@@ -112,7 +99,7 @@ export class BonusesPagesController {
   @OrgAction('manager', 'bonuses')
   @OrgDocs.approve()
   async approve(
-    @Org() ctx: OrgContext,
+    @Org() ctx: ConsoleCtx,
     @Param('bonus_id') bonusId: string,
     @FormBody() form: BonusBackForm,
   ): Promise<Redirect> {
@@ -125,7 +112,7 @@ export class BonusesPagesController {
   @OrgAction('manager', 'bonuses')
   @OrgDocs.reject()
   async reject(
-    @Org() ctx: OrgContext,
+    @Org() ctx: ConsoleCtx,
     @Param('bonus_id') bonusId: string,
     @FormBody() form: RejectBonusForm,
   ): Promise<Redirect> {
@@ -140,7 +127,7 @@ export class BonusesPagesController {
   @HttpCode(303)
   @OrgAction('manager', 'bonuses')
   @OrgDocs.bulk()
-  async bulk(@Org() ctx: OrgContext, @FormBody() form: BulkBonusForm): Promise<Redirect> {
+  async bulk(@Org() ctx: ConsoleCtx, @FormBody() form: BulkBonusForm): Promise<Redirect> {
     const { ids, bulk_reason: reason } = form;
     const reject = form.action === 'reject';
     if (!ids.length) throw new ValidationFailedError([], 'Select at least one bonus.');
@@ -172,7 +159,7 @@ export class BonusesPagesController {
  * its language (BonusesShown).
  */
 function back(
-  ctx: OrgContext,
+  ctx: ConsoleCtx,
   form: BonusBackForm,
   message: Record<string, string | undefined>,
 ): Redirect {

@@ -1,17 +1,17 @@
+import type { ConsoleCtx } from '../org-page.guard';
 import type { ComponentChildren } from 'preact';
 import { CsrfField } from '../../common/pages/components';
 import type { HtmlPage } from '../../common/pages/page';
 import { BONUS_STATUSES } from '../../bonuses/bonus.entity';
-import { RECORD_TEXTS } from '../../console/views/i18n-records';
+import { RECORD_TEXTS } from '../../common/pages/console/i18n-records';
 import {
   backQuery,
-  type ConsoleCtx,
   consolePage,
   DataTable,
   Pager,
   PartnerPeriodFields,
   withParams,
-} from '../../console/views/layout';
+} from '../../common/pages/console/layout';
 import { BONUS_TEXTS, type BonusTexts } from './bonuses.i18n';
 
 export interface BonusRow {

@@ -1,17 +1,11 @@
-import { Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
-import { Public } from '../../common/access/access.decorators';
-import { PageSecurity } from '../../common/http/page-security';
-import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
+import { HttpCode, Param, Post } from '@nestjs/common';
+import { PageQuery } from '../../common/http/single-query-values.pipe';
 import { FormBody } from '../../common/pages/form';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
-import { Pages } from '../../common/pages/pages.decorator';
 import { TenantCredentialsService } from '../../tenants/tenant-credentials.service';
 import { TenantsService } from '../../tenants/tenants.service';
-import { consoleCtx } from '../../console/views/layout';
 import { OrgDocs } from '../admin-pages.openapi';
-import { Org, OrgAction, type OrgContext, OrgPage } from '../org-page.guard';
+import { Org, OrgAction, type ConsoleCtx, OrgPagesController, OrgView } from '../org-page.guard';
 import { CreateKeyForm, SettingsForm } from './integration.forms';
 import { IntegrationModelReader } from './integration.model';
 import { integrationPage, type Shown } from './integration.views';
@@ -20,34 +14,25 @@ import { integrationPage, type Shown } from './integration.views';
  * The integration area, a console page (docs/console.md): origins and link domains, tenant keys
  * (owners only), the webhook and its recent deliveries, in the page's language.
  */
-@ApiTags('admin-pages')
-@Controller('org/:slug/integration')
-@Public()
-@Pages()
+@OrgPagesController('integration')
 export class IntegrationPagesController {
   constructor(
     private readonly model: IntegrationModelReader,
     private readonly tenants: TenantsService,
     private readonly credentials: TenantCredentialsService,
-    private readonly security: PageSecurity,
   ) {}
 
-  @Get()
-  @OrgPage('viewer')
+  @OrgView()
   @OrgDocs.integration()
-  page(
-    @Org() ctx: OrgContext,
-    @Req() req: Request,
-    @Query(SingleQueryValues) query: Record<string, string>,
-  ): Promise<HtmlPage> {
-    return this.show(ctx, req, { notice: query.notice, error: query.error });
+  page(@Org() ctx: ConsoleCtx, @PageQuery() query: Record<string, string>): Promise<HtmlPage> {
+    return this.show(ctx, { notice: query.notice, error: query.error });
   }
 
   @Post('settings')
   @HttpCode(303)
   @OrgAction('owner', 'integration')
   @OrgDocs.saveSettings()
-  async saveSettings(@Org() ctx: OrgContext, @FormBody() form: SettingsForm): Promise<Redirect> {
+  async saveSettings(@Org() ctx: ConsoleCtx, @FormBody() form: SettingsForm): Promise<Redirect> {
     await this.tenants.update(ctx.tenant, form, ctx.actor);
     return back(ctx, { notice: 'Settings saved.' });
   }
@@ -56,13 +41,9 @@ export class IntegrationPagesController {
   @HttpCode(200)
   @OrgAction('owner', 'integration')
   @OrgDocs.createKey()
-  async createKey(
-    @Org() ctx: OrgContext,
-    @Req() req: Request,
-    @FormBody() form: CreateKeyForm,
-  ): Promise<HtmlPage> {
+  async createKey(@Org() ctx: ConsoleCtx, @FormBody() form: CreateKeyForm): Promise<HtmlPage> {
     const key = await this.credentials.createKey(ctx.tenant.id, form.name, ctx.actor);
-    return this.show(ctx, req, {
+    return this.show(ctx, {
       notice: 'Key created.',
       secret: { id: 'new-key', kind: 'key', name: key.name ?? key.key_id, value: key.tenant_key },
     });
@@ -72,18 +53,18 @@ export class IntegrationPagesController {
   @HttpCode(303)
   @OrgAction('owner', 'integration')
   @OrgDocs.revokeKey()
-  async revokeKey(@Org() ctx: OrgContext, @Param('key_id') keyId: string): Promise<Redirect> {
+  async revokeKey(@Org() ctx: ConsoleCtx, @Param('key_id') keyId: string): Promise<Redirect> {
     await this.credentials.revokeKey(ctx.tenant.id, keyId, ctx.actor);
     return back(ctx, { notice: 'Key revoked.' });
   }
 
   /** The integration page, after a post that shows something once (a new key or secret). */
-  async show(ctx: OrgContext, req: Request, shown: Shown): Promise<HtmlPage> {
-    return integrationPage(consoleCtx(ctx, req, this.security), await this.model.read(ctx), shown);
+  async show(ctx: ConsoleCtx, shown: Shown): Promise<HtmlPage> {
+    return integrationPage(ctx, await this.model.read(ctx), shown);
   }
 }
 
 /** Post/redirect/get: back to the integration page with the outcome. */
-export function back(ctx: OrgContext, message: { notice?: string; error?: string }): Redirect {
+export function back(ctx: ConsoleCtx, message: { notice?: string; error?: string }): Redirect {
   return new Redirect(withQuery(`/org/${ctx.tenant.slug}/integration`, message));
 }

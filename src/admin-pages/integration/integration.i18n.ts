@@ -1,4 +1,4 @@
-import type { Lang } from '../../console/views/i18n';
+import type { Lang } from '../../common/pages/console/i18n';
 
 /** The words of the integration page and a webhook event's page (i18n.ts has the rest). */
 const EN = {

@@ -1,8 +1,9 @@
+import type { ConsoleCtx } from '../org-page.guard';
 import type { ComponentChildren } from 'preact';
 import { CsrfField } from '../../common/pages/components';
 import type { HtmlPage } from '../../common/pages/page';
 import { EVENT_TYPES } from '../../outbox/event-types';
-import { type ConsoleCtx, consolePage, DataTable } from '../../console/views/layout';
+import { consolePage, DataTable } from '../../common/pages/console/layout';
 import { minute, PostButton } from '../views/layout';
 import { INTEGRATION_TEXTS, type IntegrationTexts, sayOutcome } from './integration.i18n';
 

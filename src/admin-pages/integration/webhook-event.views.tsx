@@ -1,5 +1,6 @@
+import type { ConsoleCtx } from '../org-page.guard';
 import type { HtmlPage } from '../../common/pages/page';
-import { type ConsoleCtx, consolePage, DataTable } from '../../console/views/layout';
+import { consolePage, DataTable } from '../../common/pages/console/layout';
 import type { WebhookEventDetailResponse } from '../../webhooks/dto/webhook.response';
 import { PostButton } from '../views/layout';
 import { INTEGRATION_TEXTS, sayOutcome } from './integration.i18n';

@@ -1,16 +1,10 @@
-import { Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
-import { Public } from '../../common/access/access.decorators';
-import { PageSecurity } from '../../common/http/page-security';
-import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
+import { HttpCode, Param, Post } from '@nestjs/common';
+import { PageQuery } from '../../common/http/single-query-values.pipe';
 import { FormBody } from '../../common/pages/form';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
-import { Pages } from '../../common/pages/pages.decorator';
 import { WebhooksService } from '../../webhooks/webhooks.service';
-import { consoleCtx } from '../../console/views/layout';
 import { OrgDocs } from '../admin-pages.openapi';
-import { Org, OrgAction, type OrgContext, OrgPage } from '../org-page.guard';
+import { Org, OrgAction, type ConsoleCtx, OrgPagesController, OrgView } from '../org-page.guard';
 import { back } from './integration.controller';
 import { WebhookForm } from './integration.forms';
 import { IntegrationModelReader } from './integration.model';
@@ -21,28 +15,20 @@ import { webhookEventPage } from './webhook-event.views';
  * The integration area's webhook: the endpoint, its signing secret, a test event, and each
  * event's deliveries with a replay.
  */
-@ApiTags('admin-pages')
-@Controller('org/:slug')
-@Public()
-@Pages()
+@OrgPagesController()
 export class WebhookPagesController {
   constructor(
     private readonly model: IntegrationModelReader,
     private readonly webhooks: WebhooksService,
-    private readonly security: PageSecurity,
   ) {}
 
   @Post('integration/webhook')
   @HttpCode(200)
   @OrgAction('owner', 'integration')
   @OrgDocs.saveWebhook()
-  async saveWebhook(
-    @Org() ctx: OrgContext,
-    @Req() req: Request,
-    @FormBody() form: WebhookForm,
-  ): Promise<HtmlPage> {
+  async saveWebhook(@Org() ctx: ConsoleCtx, @FormBody() form: WebhookForm): Promise<HtmlPage> {
     const saved = await this.webhooks.put(ctx.tenant.id, form, ctx.actor);
-    return integrationPage(consoleCtx(ctx, req, this.security), await this.model.read(ctx), {
+    return integrationPage(ctx, await this.model.read(ctx), {
       notice: 'Webhook saved.',
       secret: saved.secret ? { id: 'new-secret', kind: 'secret', value: saved.secret } : undefined,
     });
@@ -52,9 +38,9 @@ export class WebhookPagesController {
   @HttpCode(200)
   @OrgAction('owner', 'integration')
   @OrgDocs.rotateSecret()
-  async rotateSecret(@Org() ctx: OrgContext, @Req() req: Request): Promise<HtmlPage> {
+  async rotateSecret(@Org() ctx: ConsoleCtx): Promise<HtmlPage> {
     const { secret } = await this.webhooks.rotateSecret(ctx.tenant.id, ctx.actor);
-    return integrationPage(consoleCtx(ctx, req, this.security), await this.model.read(ctx), {
+    return integrationPage(ctx, await this.model.read(ctx), {
       notice: 'Secret rotated; the previous one keeps signing for 24 hours.',
       secret: { id: 'new-secret', kind: 'rotated', value: secret },
     });
@@ -64,7 +50,7 @@ export class WebhookPagesController {
   @HttpCode(303)
   @OrgAction('owner', 'integration')
   @OrgDocs.testWebhook()
-  async testWebhook(@Org() ctx: OrgContext): Promise<Redirect> {
+  async testWebhook(@Org() ctx: ConsoleCtx): Promise<Redirect> {
     const result = await this.webhooks.test(ctx.tenant.id, ctx.actor);
     return back(
       ctx,
@@ -76,17 +62,15 @@ export class WebhookPagesController {
     );
   }
 
-  @Get('webhook-events/:event_id')
-  @OrgPage('viewer')
+  @OrgView('webhook-events/:event_id')
   @OrgDocs.eventDetail()
   async eventDetail(
-    @Org() ctx: OrgContext,
-    @Req() req: Request,
+    @Org() ctx: ConsoleCtx,
     @Param('event_id') eventId: string,
-    @Query(SingleQueryValues) query: Record<string, string>,
+    @PageQuery() query: Record<string, string>,
   ): Promise<HtmlPage> {
     const detail = await this.webhooks.eventDetail(ctx.tenant.id, eventId);
-    return webhookEventPage(consoleCtx(ctx, req, this.security), eventId, detail, {
+    return webhookEventPage(ctx, eventId, detail, {
       notice: query.notice,
       error: query.error,
     });
@@ -96,7 +80,7 @@ export class WebhookPagesController {
   @HttpCode(303)
   @OrgAction('owner', 'webhook-events/:event_id')
   @OrgDocs.replay()
-  async replay(@Org() ctx: OrgContext, @Param('event_id') eventId: string): Promise<Redirect> {
+  async replay(@Org() ctx: ConsoleCtx, @Param('event_id') eventId: string): Promise<Redirect> {
     await this.webhooks.replay(ctx.tenant.id, eventId, ctx.actor);
     return new Redirect(
       withQuery(`/org/${ctx.tenant.slug}/webhook-events/${encodeURIComponent(eventId)}`, {

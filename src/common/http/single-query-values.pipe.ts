@@ -1,4 +1,4 @@
-import { Injectable, PipeTransform } from '@nestjs/common';
+import { Injectable, PipeTransform, Query } from '@nestjs/common';
 
 /**
  * The query of a server-rendered page with one string per name: `?notice=a&notice=b` (which
@@ -18,3 +18,6 @@ export class SingleQueryValues implements PipeTransform {
     return query;
   }
 }
+
+/** The handler's page query through SingleQueryValues: `@PageQuery() query: Record<string, string>`. */
+export const PageQuery = () => Query(SingleQueryValues);

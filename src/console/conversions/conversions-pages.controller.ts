@@ -1,28 +1,17 @@
+import { HttpCode, Param, Post } from '@nestjs/common';
 import {
-  Controller,
-  Get,
-  HttpCode,
-  Param,
-  Post,
-  Query,
-  Req,
-  Res,
-  UseFilters,
-} from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { Public } from '../../common/access/access.decorators';
-import { Org, OrgAction, type OrgContext, OrgPage } from '../../admin-pages/org-page.guard';
-import { PageSecurity } from '../../common/http/page-security';
-import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
+  Org,
+  OrgAction,
+  type ConsoleCtx,
+  OrgPagesController,
+  OrgView,
+} from '../../admin-pages/org-page.guard';
+import { PageQuery } from '../../common/http/single-query-values.pipe';
 import { FormBody } from '../../common/pages/form';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
-import { PageFilter } from '../../common/pages/page.filter';
-import { Pages } from '../../common/pages/pages.decorator';
 import { ConversionsService } from '../../conversions/conversions.service';
-import { keptFilters, listQuery, parseList, pick, sendListCsv } from '../lists';
+import { keptFilters, loadList } from '../../common/pages/console/lists';
 import { RecordDocs } from '../records.openapi';
-import { consoleCtx } from '../views/layout';
 import {
   CONVERSION_FILTERS,
   ListConversionsQueryDto,
@@ -32,28 +21,25 @@ import { ConversionListService } from './conversions-list.service';
 import { conversionPage, conversionsPage } from './conversions.views';
 
 /** `/org/:slug/conversions`: the list (status, partner, period, pages) and reversal. */
-@ApiTags('admin-pages')
-@Controller('org/:slug/conversions')
-@Public()
-@Pages()
+@OrgPagesController('conversions')
 export class ConversionsPagesController {
   constructor(
     private readonly list: ConversionListService,
     private readonly conversions: ConversionsService,
-    private readonly security: PageSecurity,
   ) {}
 
-  @Get()
-  @OrgPage('viewer')
+  @OrgView()
   @RecordDocs.conversions()
   async page(
-    @Org() org: OrgContext,
-    @Req() req: Request,
-    @Query(SingleQueryValues) query: Record<string, string>,
+    @Org() ctx: ConsoleCtx,
+    @PageQuery() query: Record<string, string>,
   ): Promise<HtmlPage> {
-    const ctx = consoleCtx(org, req, this.security);
-    const { filters, dto, error } = listQuery(ListConversionsQueryDto, query, CONVERSION_FILTERS);
-    const list = dto && (await this.list.list(org.tenant.id, dto));
+    const { filters, list, error } = await loadList(
+      ListConversionsQueryDto,
+      query,
+      CONVERSION_FILTERS,
+      (dto) => this.list.list(ctx.tenant.id, dto),
+    );
     return conversionsPage(ctx, filters, list, {
       notice: query.notice,
       reversed: query.reversed,
@@ -61,17 +47,14 @@ export class ConversionsPagesController {
     });
   }
 
-  @Get(':conversion_id')
-  @OrgPage('viewer')
+  @OrgView(':conversion_id')
   @RecordDocs.conversion()
   async detail(
-    @Org() org: OrgContext,
-    @Req() req: Request,
+    @Org() ctx: ConsoleCtx,
     @Param('conversion_id') conversionId: string,
-    @Query(SingleQueryValues) query: Record<string, string>,
+    @PageQuery() query: Record<string, string>,
   ): Promise<HtmlPage> {
-    const ctx = consoleCtx(org, req, this.security);
-    const detail = await this.list.detail(org.tenant.id, conversionId);
+    const detail = await this.list.detail(ctx.tenant.id, conversionId);
     return conversionPage(ctx, detail, { reversed: query.reversed, error: query.error });
   }
 
@@ -80,7 +63,7 @@ export class ConversionsPagesController {
   @OrgAction('manager', 'conversions')
   @RecordDocs.reverse()
   async reverse(
-    @Org() org: OrgContext,
+    @Org() org: ConsoleCtx,
     @Param('conversion_id') conversionId: string,
     @FormBody() form: ReverseConversionForm,
   ): Promise<Redirect> {
@@ -92,28 +75,5 @@ export class ConversionsPagesController {
     const kept = keptFilters(form.back, [...CONVERSION_FILTERS, 'page', 'lang']);
     const back = `/org/${org.tenant.slug}/conversions`;
     return new Redirect(withQuery(back, { ...kept, reversed: conversionId }));
-  }
-}
-
-/** `/org/:slug/conversions.csv`: the conversions export with the page's filters, streamed. */
-@ApiTags('admin-pages')
-@Controller('org/:slug')
-@Public()
-@UseFilters(PageFilter)
-export class ConversionsCsvController {
-  constructor(private readonly list: ConversionListService) {}
-
-  @Get('conversions.csv')
-  @OrgPage('viewer')
-  @RecordDocs.conversionsCsv()
-  async csv(
-    @Org() org: OrgContext,
-    @Query(SingleQueryValues) query: Record<string, string>,
-    @Res() res: Response,
-  ): Promise<void> {
-    const parsed = parseList(ListConversionsQueryDto, pick(query, CONVERSION_FILTERS));
-    await sendListCsv(res, `conversions-${org.tenant.slug}.csv`, parsed, (dto) =>
-      this.list.csv(org.tenant.id, dto),
-    );
   }
 }

@@ -1,7 +1,7 @@
 import { IsIn, IsString, Length } from 'class-validator';
 import { Transform } from 'class-transformer';
 import { Optional } from '../../common/validation/optional';
-import { RecordListQueryDto } from '../lists';
+import { RecordListQueryDto } from '../record-list.dto';
 
 export const CONVERSION_STATUSES = ['registered', 'reversed'] as const;
 

@@ -1,9 +1,10 @@
+import type { ConsoleCtx } from '../../admin-pages/org-page.guard';
 import { CsrfField } from '../../common/pages/components';
 import type { HtmlPage } from '../../common/pages/page';
-import { RECORD_TEXTS } from '../views/i18n-records';
-import { backQuery, type ConsoleCtx, consolePage, DataTable } from '../views/layout';
-import { ListPager, ListSummary } from '../views/list-parts';
-import { RecordFilters } from '../views/record-filters';
+import { RECORD_TEXTS } from '../../common/pages/console/i18n-records';
+import { backQuery, consolePage, DataTable } from '../../common/pages/console/layout';
+import { ListPager, ListSummary } from '../../common/pages/console/list-parts';
+import { RecordFilters } from '../../common/pages/console/record-filters';
 import { CONVERSION_STATUSES } from './conversions.dto';
 import type {
   ConversionDetailResponse,

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { offsetOf, pagination } from '../../common/http/pagination.dto';
 import { TransactionHost } from '../../database/transaction-host';
 import { ExportsService } from '../../transfer/exports.service';
-import { Conditions } from '../lists';
+import { Conditions } from '../../common/pages/console/lists';
 import type { ListLeadsQueryDto } from './leads.dto';
 import type { LeadListResponse, LeadRowResponse } from './leads.response';
 

@@ -7,7 +7,7 @@ import {
   type LeadSource,
   type LeadStatus,
 } from '../../leads/lead.entity';
-import { RecordListQueryDto } from '../lists';
+import { RecordListQueryDto } from '../record-list.dto';
 
 /** The leads list: status, source, partner, period (UTC days), newest first, paginated. */
 export class ListLeadsQueryDto extends RecordListQueryDto {

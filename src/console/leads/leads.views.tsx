@@ -1,11 +1,12 @@
+import type { ConsoleCtx } from '../../admin-pages/org-page.guard';
 import { CsrfField } from '../../common/pages/components';
 import type { HtmlPage } from '../../common/pages/page';
 import { canRequestTransition } from '../../leads/lead-transitions';
 import { LEAD_SOURCES, LEAD_STATUSES, type LeadStatus } from '../../leads/lead.entity';
-import { RECORD_TEXTS } from '../views/i18n-records';
-import { backQuery, type ConsoleCtx, consolePage, DataTable } from '../views/layout';
-import { ListPager, ListSummary } from '../views/list-parts';
-import { RecordFilters } from '../views/record-filters';
+import { RECORD_TEXTS } from '../../common/pages/console/i18n-records';
+import { backQuery, consolePage, DataTable } from '../../common/pages/console/layout';
+import { ListPager, ListSummary } from '../../common/pages/console/list-parts';
+import { RecordFilters } from '../../common/pages/console/record-filters';
 import type { LeadListResponse } from './leads.response';
 
 /** `2026-11-21T09:30:00.000Z` → `2026-11-21 09:30`. */

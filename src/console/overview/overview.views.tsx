@@ -1,8 +1,9 @@
+import type { ConsoleCtx } from '../../admin-pages/org-page.guard';
 import type { HtmlPage } from '../../common/pages/page';
 import { addDays, type Period, periodDays, today } from '../stats/stats.service';
 import type { StatsResponse } from '../stats/stats.response';
-import { FunnelSteps, LineChart } from '../views/chart';
-import { type ConsoleCtx, consolePage, DataTable, withParams } from '../views/layout';
+import { FunnelSteps, LineChart } from '../../common/pages/console/chart';
+import { consolePage, DataTable, withParams } from '../../common/pages/console/layout';
 
 export const SHORTCUTS = [7, 30, 90] as const;
 

@@ -1,12 +1,14 @@
-import { Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { HttpCode, Param, Post } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsString, Length } from 'class-validator';
-import { Public } from '../../common/access/access.decorators';
-import { Org, OrgAction, type OrgContext } from '../../admin-pages/org-page.guard';
+import {
+  Org,
+  OrgAction,
+  type ConsoleCtx,
+  OrgPagesController,
+} from '../../admin-pages/org-page.guard';
 import { FormBody } from '../../common/pages/form';
 import { Redirect, withQuery } from '../../common/pages/page';
-import { Pages } from '../../common/pages/pages.decorator';
 import { BansService } from '../../bans/bans.service';
 import { RecordDocs } from '../records.openapi';
 
@@ -22,10 +24,7 @@ export class BanPartnerForm {
  * `POST /org/:slug/partners/:user_id/ban`: BansService's ban (docs/fraud.md), which deactivates
  * the partner, rejects their pending bonuses, disables their links and records the audit entry.
  */
-@ApiTags('admin-pages')
-@Controller('org/:slug/partners')
-@Public()
-@Pages()
+@OrgPagesController('partners')
 export class PartnerBanPagesController {
   constructor(private readonly bans: BansService) {}
 
@@ -34,7 +33,7 @@ export class PartnerBanPagesController {
   @OrgAction('manager', 'partners/:user_id')
   @RecordDocs.ban()
   async ban(
-    @Org() org: OrgContext,
+    @Org() org: ConsoleCtx,
     @Param('user_id') userId: string,
     @FormBody() form: BanPartnerForm,
   ): Promise<Redirect> {
@@ -48,7 +47,7 @@ export class PartnerBanPagesController {
   @HttpCode(303)
   @OrgAction('manager', 'partners/:user_id')
   @RecordDocs.unban()
-  async unban(@Org() org: OrgContext, @Param('user_id') userId: string): Promise<Redirect> {
+  async unban(@Org() org: ConsoleCtx, @Param('user_id') userId: string): Promise<Redirect> {
     const lifted = await this.bans.unban(org.tenant.id, userId, org.actor);
     const back = `/org/${org.tenant.slug}/partners/${encodeURIComponent(lifted.user_id)}`;
     return new Redirect(withQuery(back, { notice: 'unbanned' }));

@@ -1,6 +1,6 @@
 import { CsrfField } from '../../common/pages/components';
-import { RECORD_TEXTS } from '../views/i18n-records';
-import type { ConsoleCtx } from '../views/layout';
+import { RECORD_TEXTS } from '../../common/pages/console/i18n-records';
+import type { ConsoleCtx } from '../../admin-pages/org-page.guard';
 
 /** A partner's ban, as their page shows it. */
 export interface BanState {

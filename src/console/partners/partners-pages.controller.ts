@@ -1,72 +1,53 @@
-import {
-  Controller,
-  Get,
-  HttpCode,
-  Param,
-  Post,
-  Query,
-  Req,
-  Res,
-  UseFilters,
-} from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { HttpCode, Param, Post, Res } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import type { Request, Response } from 'express';
-import { Public } from '../../common/access/access.decorators';
-import { Org, OrgAction, type OrgContext, OrgPage } from '../../admin-pages/org-page.guard';
-import { PageSecurity } from '../../common/http/page-security';
-import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
+import type { Response } from 'express';
+import {
+  Org,
+  OrgAction,
+  type ConsoleCtx,
+  OrgDownloadsController,
+  OrgPagesController,
+  OrgView,
+} from '../../admin-pages/org-page.guard';
+import { PageQuery } from '../../common/http/single-query-values.pipe';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
-import { PageFilter } from '../../common/pages/page.filter';
-import { Pages } from '../../common/pages/pages.decorator';
 import { UsersService } from '../../members/users.service';
 import { ConsoleDocs } from '../console.openapi';
-import { parseList } from '../lists';
-import { consoleCtx } from '../views/layout';
+import { parseList, csvHeaders } from '../../common/pages/console/lists';
 import { ListPartnersQueryDto } from './partners.dto';
 import { PartnersService } from './partners.service';
 import { partnerPage, partnersPage } from './partners.views';
 
 /** `/org/:slug/partners`: the list (search, sort, pages), a partner's page, (de)activation. */
-@ApiTags('admin-pages')
-@Controller('org/:slug/partners')
-@Public()
-@Pages()
+@OrgPagesController('partners')
 export class PartnersPagesController {
   constructor(
     private readonly partners: PartnersService,
     private readonly users: UsersService,
-    private readonly security: PageSecurity,
   ) {}
 
-  @Get()
-  @OrgPage('viewer')
+  @OrgView()
   @ConsoleDocs.partners()
   async list(
-    @Org() org: OrgContext,
-    @Req() req: Request,
-    @Query(SingleQueryValues) query: Record<string, string>,
+    @Org() ctx: ConsoleCtx,
+    @PageQuery() query: Record<string, string>,
   ): Promise<HtmlPage> {
-    const ctx = consoleCtx(org, req, this.security);
     const filters = { q: query.q || undefined, sort: query.sort || undefined };
     const { dto, error } = parseList(ListPartnersQueryDto, filters, query.page || '1');
-    const list = dto && (await this.partners.list(org.tenant.id, dto));
+    const list = dto && (await this.partners.list(ctx.tenant.id, dto));
     return partnersPage(ctx, filters, list, { notice: query.notice, error: error ?? query.error });
   }
 
-  @Get(':user_id')
-  @OrgPage('viewer')
+  @OrgView(':user_id')
   @ConsoleDocs.partner()
   async detail(
-    @Org() org: OrgContext,
-    @Req() req: Request,
+    @Org() ctx: ConsoleCtx,
     @Param('user_id') userId: string,
-    @Query(SingleQueryValues) query: Record<string, string>,
+    @PageQuery() query: Record<string, string>,
   ): Promise<HtmlPage> {
-    const ctx = consoleCtx(org, req, this.security);
-    const partner = await this.partners.detail(org.tenant.id, userId);
-    const member = await this.users.findMember(org.tenant.id, partner.user.user_id);
+    const partner = await this.partners.detail(ctx.tenant.id, userId);
+    const member = await this.users.findMember(ctx.tenant.id, partner.user.user_id);
     const ban = {
       banned_at: member?.bannedAt?.toISOString() ?? null,
       ban_reason: member?.banReason ?? null,
@@ -78,7 +59,7 @@ export class PartnersPagesController {
   @HttpCode(303)
   @OrgAction('manager', 'partners/:user_id')
   @ConsoleDocs.setActive(false)
-  deactivate(@Org() org: OrgContext, @Param('user_id') userId: string): Promise<Redirect> {
+  deactivate(@Org() org: ConsoleCtx, @Param('user_id') userId: string): Promise<Redirect> {
     return this.setActive(org, userId, false);
   }
 
@@ -86,11 +67,11 @@ export class PartnersPagesController {
   @HttpCode(303)
   @OrgAction('manager', 'partners/:user_id')
   @ConsoleDocs.setActive(true)
-  activate(@Org() org: OrgContext, @Param('user_id') userId: string): Promise<Redirect> {
+  activate(@Org() org: ConsoleCtx, @Param('user_id') userId: string): Promise<Redirect> {
     return this.setActive(org, userId, true);
   }
 
-  private async setActive(org: OrgContext, userId: string, active: boolean): Promise<Redirect> {
+  private async setActive(org: ConsoleCtx, userId: string, active: boolean): Promise<Redirect> {
     const member = await this.users.setActive(org.tenant.id, userId, active, org.actor);
     const back = `/org/${org.tenant.slug}/partners/${encodeURIComponent(member.user_id)}`;
     return new Redirect(withQuery(back, { notice: active ? 'activated' : 'deactivated' }));
@@ -98,19 +79,15 @@ export class PartnersPagesController {
 }
 
 /** `/org/:slug/partners.csv`: the list with the page's search and sort, streamed. */
-@ApiTags('admin-pages')
-@Controller('org/:slug')
-@Public()
-@UseFilters(PageFilter)
+@OrgDownloadsController()
 export class PartnersCsvController {
   constructor(private readonly partners: PartnersService) {}
 
-  @Get('partners.csv')
-  @OrgPage('viewer')
+  @OrgView('partners.csv')
   @ConsoleDocs.partnersCsv()
   async csv(
-    @Org() org: OrgContext,
-    @Query(SingleQueryValues) query: Record<string, string>,
+    @Org() org: ConsoleCtx,
+    @PageQuery() query: Record<string, string>,
     @Res() res: Response,
   ): Promise<void> {
     const dto = plainToInstance(ListPartnersQueryDto, {
@@ -122,10 +99,7 @@ export class PartnersCsvController {
       return;
     }
     const { stream, done } = await this.partners.csv(org.tenant.id, dto);
-    res.status(200);
-    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('Content-Disposition', `attachment; filename="partners-${org.tenant.slug}.csv"`);
+    csvHeaders(res, `partners-${org.tenant.slug}.csv`);
     stream.on('error', (error: Error) => {
       done(error);
       res.destroy(error);

@@ -1,9 +1,10 @@
+import type { ConsoleCtx } from '../../admin-pages/org-page.guard';
 import { CsrfField } from '../../common/pages/components';
 import type { HtmlPage } from '../../common/pages/page';
 import { PartnerPayouts } from '../payouts/payout.views';
-import { type ConsoleCtx, consolePage, DataTable } from '../views/layout';
-import { ListPager, ListSummary } from '../views/list-parts';
-import { RECORD_TEXTS } from '../views/i18n-records';
+import { consolePage, DataTable } from '../../common/pages/console/layout';
+import { ListPager, ListSummary } from '../../common/pages/console/list-parts';
+import { RECORD_TEXTS } from '../../common/pages/console/i18n-records';
 import { type BanState, BanSection } from './partner-ban.views';
 import { PARTNER_SORTS, type PartnerSort } from './partners.dto';
 import type {

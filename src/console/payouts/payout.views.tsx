@@ -1,7 +1,8 @@
+import type { ConsoleCtx } from '../../admin-pages/org-page.guard';
 import { CsrfField } from '../../common/pages/components';
 import type { HtmlPage } from '../../common/pages/page';
 import type { PayoutResponse } from '../../payouts/dto/payout.response';
-import { type ConsoleCtx, consolePage, DataTable, withParams } from '../views/layout';
+import { consolePage, DataTable, withParams } from '../../common/pages/console/layout';
 import { PAYOUT_TEXTS } from './payouts.i18n';
 import { minute, noticeText, type PayoutNames, PayoutStatus } from './payouts.views';
 

@@ -1,28 +1,20 @@
-import {
-  Controller,
-  Get,
-  HttpCode,
-  Param,
-  Post,
-  Query,
-  Req,
-  Res,
-  UseFilters,
-} from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { HttpCode, Param, Post, Res } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { IsString, Length } from 'class-validator';
-import type { Request, Response } from 'express';
-import { Public } from '../../common/access/access.decorators';
-import { Org, OrgAction, type OrgContext, OrgPage } from '../../admin-pages/org-page.guard';
+import type { Response } from 'express';
+import {
+  Org,
+  OrgAction,
+  type ConsoleCtx,
+  OrgDownloadsController,
+  OrgPagesController,
+  OrgView,
+} from '../../admin-pages/org-page.guard';
 import { ValidationFailedError } from '../../common/errors/domain-error';
 import { PageQueryDto } from '../../common/http/pagination.dto';
-import { PageSecurity } from '../../common/http/page-security';
-import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
+import { PageQuery } from '../../common/http/single-query-values.pipe';
 import { FormBody } from '../../common/pages/form';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
-import { PageFilter } from '../../common/pages/page.filter';
-import { Pages } from '../../common/pages/pages.decorator';
 import {
   ListPayoutsQueryDto,
   MarkPayoutFailedDto,
@@ -32,10 +24,15 @@ import { withPayoutDefaults } from '../../tenants/payout-settings';
 import { PayoutsCsvService } from '../../payouts/payouts-csv.service';
 import { PayoutsService } from '../../payouts/payouts.service';
 import { ExportsService } from '../../transfer/exports.service';
-import { Conditions, refusal, sendCsv, sendListCsv } from '../lists';
+import {
+  Conditions,
+  refusal,
+  sendCsv,
+  sendListCsv,
+  csvHeaders,
+} from '../../common/pages/console/lists';
 import { PayoutsProgramDocs } from '../payouts-program.openapi';
 import { PartnersService } from '../partners/partners.service';
-import { type ConsoleCtx, consoleCtx } from '../views/layout';
 import { PAYOUT_TEXTS } from './payouts.i18n';
 import { payoutPage } from './payout.views';
 import { payoutsPage } from './payouts.views';
@@ -53,27 +50,21 @@ class SettleFormDto {
  * bank's file, and each payout's page with mark paid / failed / cancel (docs/console.md). Every
  * change goes through src/payouts' services, as the Admin API's do.
  */
-@ApiTags('admin-pages')
-@Controller('org/:slug/payouts')
-@Public()
-@Pages()
+@OrgPagesController('payouts')
 export class PayoutsPagesController {
   constructor(
     private readonly payouts: PayoutsService,
     private readonly csv: PayoutsCsvService,
     private readonly partners: PartnersService,
-    private readonly security: PageSecurity,
   ) {}
 
-  @Get()
-  @OrgPage('viewer')
+  @OrgView()
   @PayoutsProgramDocs.payouts()
   async list(
-    @Org() org: OrgContext,
-    @Req() req: Request,
-    @Query(SingleQueryValues) query: Record<string, string>,
+    @Org() ctx: ConsoleCtx,
+    @PageQuery() query: Record<string, string>,
   ): Promise<HtmlPage> {
-    return this.render(consoleCtx(org, req, this.security), query, {
+    return this.render(ctx, query, {
       notice: query.notice,
       error: query.error,
     });
@@ -83,7 +74,7 @@ export class PayoutsPagesController {
   @HttpCode(303)
   @OrgAction('manager', 'payouts')
   @PayoutsProgramDocs.run()
-  async run(@Org() org: OrgContext): Promise<Redirect> {
+  async run(@Org() org: ConsoleCtx): Promise<Redirect> {
     const run = (await this.payouts.run(org.tenant, org.actor))!;
     return new Redirect(
       withQuery(`/org/${org.tenant.slug}/payouts`, {
@@ -99,22 +90,20 @@ export class PayoutsPagesController {
   @OrgAction('manager', 'payouts')
   @PayoutsProgramDocs.settle()
   async settle(
-    @Org() org: OrgContext,
-    @Req() req: Request,
+    @Org() ctx: ConsoleCtx,
     @Param('run_id') runId: string,
     @FormBody() form: SettleFormDto,
   ): Promise<HtmlPage | Redirect> {
     try {
-      const settled = await this.csv.settle(org.tenant.id, runId, form.csv, org.actor);
+      const settled = await this.csv.settle(ctx.tenant.id, runId, form.csv, ctx.actor);
       return new Redirect(
-        withQuery(`/org/${org.tenant.slug}/payouts`, {
+        withQuery(`/org/${ctx.tenant.slug}/payouts`, {
           run: runId,
           notice: `settled:${settled.paid_count}`,
         }),
       );
     } catch (error) {
       if (!(error instanceof ValidationFailedError)) throw error;
-      const ctx = consoleCtx(org, req, this.security);
       return this.render(
         ctx,
         { run: runId },
@@ -124,18 +113,15 @@ export class PayoutsPagesController {
     }
   }
 
-  @Get(':payout_id')
-  @OrgPage('viewer')
+  @OrgView(':payout_id')
   @PayoutsProgramDocs.payout()
   async payout(
-    @Org() org: OrgContext,
-    @Req() req: Request,
+    @Org() ctx: ConsoleCtx,
     @Param('payout_id') payoutId: string,
-    @Query(SingleQueryValues) query: Record<string, string>,
+    @PageQuery() query: Record<string, string>,
   ): Promise<HtmlPage> {
-    const ctx = consoleCtx(org, req, this.security);
-    const payout = await this.payouts.get(org.tenant.id, payoutId);
-    const names = await this.partners.names(org.tenant.id, [payout.user_id]);
+    const payout = await this.payouts.get(ctx.tenant.id, payoutId);
+    const names = await this.partners.names(ctx.tenant.id, [payout.user_id]);
     return payoutPage(ctx, payout, names, { notice: query.notice, error: query.error });
   }
 
@@ -144,7 +130,7 @@ export class PayoutsPagesController {
   @OrgAction('manager', 'payouts/:payout_id')
   @PayoutsProgramDocs.paid()
   async paid(
-    @Org() org: OrgContext,
+    @Org() org: ConsoleCtx,
     @Param('payout_id') payoutId: string,
     @FormBody() form: MarkPayoutPaidDto,
   ): Promise<Redirect> {
@@ -157,7 +143,7 @@ export class PayoutsPagesController {
   @OrgAction('manager', 'payouts/:payout_id')
   @PayoutsProgramDocs.failed()
   async failed(
-    @Org() org: OrgContext,
+    @Org() org: ConsoleCtx,
     @Param('payout_id') payoutId: string,
     @FormBody() form: MarkPayoutFailedDto,
   ): Promise<Redirect> {
@@ -169,12 +155,12 @@ export class PayoutsPagesController {
   @HttpCode(303)
   @OrgAction('manager', 'payouts/:payout_id')
   @PayoutsProgramDocs.cancel()
-  async cancel(@Org() org: OrgContext, @Param('payout_id') payoutId: string): Promise<Redirect> {
+  async cancel(@Org() org: ConsoleCtx, @Param('payout_id') payoutId: string): Promise<Redirect> {
     await this.payouts.release(org.tenant.id, payoutId, 'canceled', null, org.actor);
     return this.back(org, payoutId, 'canceled');
   }
 
-  private back(org: OrgContext, payoutId: string, notice: string): Redirect {
+  private back(org: ConsoleCtx, payoutId: string, notice: string): Redirect {
     const to = `/org/${org.tenant.slug}/payouts/${encodeURIComponent(payoutId)}`;
     return new Redirect(withQuery(to, { notice }));
   }
@@ -231,26 +217,19 @@ export class PayoutsPagesController {
 }
 
 /** `/org/:slug/payouts/runs/:run_id.csv`: the run's mass-payout file, as the Admin API's. */
-@ApiTags('admin-pages')
-@Controller('org/:slug/payouts/runs')
-@Public()
-@UseFilters(PageFilter)
+@OrgDownloadsController('payouts/runs')
 export class PayoutsCsvPagesController {
   constructor(private readonly csv: PayoutsCsvService) {}
 
-  @Get(':run_id.csv')
-  @OrgPage('viewer')
+  @OrgView(':run_id.csv')
   @PayoutsProgramDocs.runCsv()
   async runCsv(
-    @Org() org: OrgContext,
+    @Org() org: ConsoleCtx,
     @Param('run_id') runId: string,
     @Res() res: Response,
   ): Promise<void> {
     const body = await this.csv.runCsv(org.tenant.id, runId);
-    res.status(200);
-    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('Content-Disposition', `attachment; filename="payouts-${runId}.csv"`);
+    csvHeaders(res, `payouts-${runId}.csv`);
     res.send(body);
   }
 }
@@ -260,19 +239,15 @@ export class PayoutsCsvPagesController {
  * exports, src/transfer/exports.service.ts): `/org/:slug/payouts.csv?run=&status=&user=` is the
  * `payouts` export with the payouts list's filters; `/org/:slug/payout-runs.csv` every run.
  */
-@ApiTags('admin-pages')
-@Controller('org/:slug')
-@Public()
-@UseFilters(PageFilter)
+@OrgDownloadsController()
 export class PayoutListsCsvController {
   constructor(private readonly exports: ExportsService) {}
 
-  @Get('payouts.csv')
-  @OrgPage('viewer')
+  @OrgView('payouts.csv')
   @PayoutsProgramDocs.payoutsCsv()
   async payouts(
-    @Org() org: OrgContext,
-    @Query(SingleQueryValues) query: Record<string, string>,
+    @Org() org: ConsoleCtx,
+    @PageQuery() query: Record<string, string>,
     @Res() res: Response,
   ): Promise<void> {
     const dto = plainToInstance(ListPayoutsQueryDto, {
@@ -290,10 +265,9 @@ export class PayoutListsCsvController {
     });
   }
 
-  @Get('payout-runs.csv')
-  @OrgPage('viewer')
+  @OrgView('payout-runs.csv')
   @PayoutsProgramDocs.runsCsv()
-  async runs(@Org() org: OrgContext, @Res() res: Response): Promise<void> {
+  async runs(@Org() org: ConsoleCtx, @Res() res: Response): Promise<void> {
     const stream = await this.exports.stream(org.tenant.id, 'payout_runs');
     sendCsv(res, `payout-runs-${org.tenant.slug}.csv`, stream);
   }

@@ -1,10 +1,11 @@
+import type { ConsoleCtx } from '../../admin-pages/org-page.guard';
 import { CsrfField } from '../../common/pages/components';
 import type { HtmlPage } from '../../common/pages/page';
 import type { PayoutSettings } from '../../tenants/payout-settings';
 import { PAYOUT_STATUSES } from '../../payouts/payout.entity';
 import type { PayoutListResponse, PayoutRunListResponse } from '../../payouts/dto/payout.response';
 import type { FieldError } from '../../common/errors/domain-error';
-import { type ConsoleCtx, consolePage, DataTable, Pager, withParams } from '../views/layout';
+import { consolePage, DataTable, Pager, withParams } from '../../common/pages/console/layout';
 import { PAYOUT_TEXTS, type PayoutTexts } from './payouts.i18n';
 import { PAYOUTS_SCRIPT } from './payouts.script';
 

@@ -1,19 +1,20 @@
-import { Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { HttpCode, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
-import { Public } from '../../common/access/access.decorators';
-import { Org, OrgAction, type OrgContext, OrgPage } from '../../admin-pages/org-page.guard';
-import { PageSecurity } from '../../common/http/page-security';
-import { SingleQueryValues } from '../../common/http/single-query-values.pipe';
+import {
+  Org,
+  OrgAction,
+  type ConsoleCtx,
+  OrgPagesController,
+  OrgView,
+} from '../../admin-pages/org-page.guard';
+import { PageQuery } from '../../common/http/single-query-values.pipe';
 import { type HtmlPage, PageException, Redirect, withQuery } from '../../common/pages/page';
 import { notAllowedPage } from '../../admin-pages/views/layout';
-import { Pages } from '../../common/pages/pages.decorator';
 import type { OfferResponse } from '../../offers/dto/offer.response';
 import { OffersService } from '../../offers/offers.service';
 import type { Program } from '../../tenants/program';
 import { TenantsService } from '../../tenants/tenants.service';
 import { PayoutsProgramDocs } from '../payouts-program.openapi';
-import { type ConsoleCtx, consoleCtx } from '../views/layout';
 import {
   DEFAULT_PREVIEW_KOPECKS,
   FORM_ERRORS,
@@ -32,32 +33,25 @@ import { programPage } from './program.views';
  * and shows its cascade without saving; Save stores it through TenantsService or OffersService,
  * as `PATCH /admin/v1/tenants/:slug` does.
  */
-@ApiTags('admin-pages')
-@Controller('org/:slug/program')
-@Public()
-@Pages()
+@OrgPagesController('program')
 export class ProgramPagesController {
   constructor(
     private readonly tenants: TenantsService,
     private readonly offers: OffersService,
-    private readonly security: PageSecurity,
   ) {}
 
-  @Get()
-  @OrgPage('viewer')
+  @OrgView()
   @PayoutsProgramDocs.program()
   async show(
-    @Org() org: OrgContext,
-    @Req() req: Request,
-    @Query(SingleQueryValues) query: Record<string, string>,
+    @Org() ctx: ConsoleCtx,
+    @PageQuery() query: Record<string, string>,
   ): Promise<HtmlPage> {
-    const ctx = consoleCtx(org, req, this.security);
-    const offers = (await this.offers.list(org.tenant.id)).items;
+    const offers = (await this.offers.list(ctx.tenant.id)).items;
     const offer = query.offer ? offers.find((o) => o.offer_id === query.offer) : undefined;
     const given = /^\d{1,15}$/.test(query.amount_kopecks ?? '')
       ? moneyText(Number(query.amount_kopecks))
       : query.amount;
-    const program = (offer?.program as Program | null | undefined) ?? org.tenant.program;
+    const program = (offer?.program as Program | null | undefined) ?? ctx.tenant.program;
     const values = { ...formValues(program, DEFAULT_PREVIEW_KOPECKS), amount: given ?? '' };
     if (!given) values.amount = moneyText(DEFAULT_PREVIEW_KOPECKS);
     return this.render(ctx, offers, offer, !!offer && !offer.program, values, {
@@ -70,21 +64,20 @@ export class ProgramPagesController {
   @HttpCode(200)
   @OrgAction('manager', 'program')
   @PayoutsProgramDocs.saveProgram()
-  async submit(@Org() org: OrgContext, @Req() req: Request): Promise<HtmlPage | Redirect> {
-    const ctx = consoleCtx(org, req, this.security);
+  async submit(@Org() ctx: ConsoleCtx, @Req() req: Request): Promise<HtmlPage | Redirect> {
     const body = req.body as Record<string, unknown>;
-    const offers = (await this.offers.list(org.tenant.id)).items;
+    const offers = (await this.offers.list(ctx.tenant.id)).items;
     const offerId = typeof body.offer === 'string' ? body.offer : undefined;
     const offer = offerId ? offers.find((o) => o.offer_id === offerId) : undefined;
     if (offerId && !offer) {
       return new Redirect(
-        withQuery(`/org/${org.tenant.slug}/program`, { error: `No offer "${offerId}".` }),
+        withQuery(`/org/${ctx.tenant.slug}/program`, { error: `No offer "${offerId}".` }),
       );
     }
     const useDefault = !!offer && body.use_default === 'on';
     // As the Admin API: the default program is the tenant's (PATCH …/tenants/:slug, owner), an
     // offer's is the offer's (manager).
-    if (body.intent === 'save' && !offer && !org.can('owner')) {
+    if (body.intent === 'save' && !offer && !ctx.can('owner')) {
       throw new PageException(
         notAllowedPage(403, 'Saving the default program needs the owner role.'),
       );
@@ -92,8 +85,8 @@ export class ProgramPagesController {
     const values = valuesFromBody(body);
     const save = body.intent === 'save';
     if (save && useDefault) {
-      await this.offers.setProgram(org.tenant.id, offer.offer_id, null, org.actor);
-      return this.saved(org, offer);
+      await this.offers.setProgram(ctx.tenant.id, offer.offer_id, null, ctx.actor);
+      return this.saved(ctx, offer);
     }
     const parsed = programFromValues(values, FORM_ERRORS[ctx.fmt.lang]);
     if ('errors' in parsed) {
@@ -103,14 +96,14 @@ export class ProgramPagesController {
       return this.render(ctx, offers, offer, useDefault, values, { notice: 'previewed' });
     }
     if (offer) {
-      await this.offers.setProgram(org.tenant.id, offer.offer_id, parsed.program, org.actor);
+      await this.offers.setProgram(ctx.tenant.id, offer.offer_id, parsed.program, ctx.actor);
     } else {
-      await this.tenants.update(org.tenant, { program: parsed.program }, org.actor);
+      await this.tenants.update(ctx.tenant, { program: parsed.program }, ctx.actor);
     }
-    return this.saved(org, offer);
+    return this.saved(ctx, offer);
   }
 
-  private saved(org: OrgContext, offer: OfferResponse | undefined): Redirect {
+  private saved(org: ConsoleCtx, offer: OfferResponse | undefined): Redirect {
     return new Redirect(
       withQuery(`/org/${org.tenant.slug}/program`, { offer: offer?.offer_id, notice: 'saved' }),
     );

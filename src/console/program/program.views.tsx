@@ -1,11 +1,12 @@
+import type { ConsoleCtx } from '../../admin-pages/org-page.guard';
 import { CsrfField } from '../../common/pages/components';
 import { ScriptData } from '../../common/pages/inline';
 import type { HtmlPage } from '../../common/pages/page';
 import type { FieldError } from '../../common/errors/domain-error';
 import type { OfferResponse } from '../../offers/dto/offer.response';
 import { tierName } from '../../tenants/program';
-import { numberLocale } from '../views/i18n';
-import { type ConsoleCtx, consolePage, DataTable, withParams } from '../views/layout';
+import { numberLocale } from '../../common/pages/console/i18n';
+import { consolePage, DataTable, withParams } from '../../common/pages/console/layout';
 import { parseMoney, parsePercent, type PreviewRow, type ProgramFormValues } from './program.form';
 import { PROGRAM_TEXTS } from './program.i18n';
 import { PROGRAM_SCRIPT } from './program.script';

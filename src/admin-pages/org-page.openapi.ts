@@ -1,6 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiCookieAuth, ApiOperation, ApiProduces, ApiQuery, ApiResponse } from '@nestjs/swagger';
-import { ADMIN_SESSION } from '../admin-pages/admin-pages.openapi';
 import type { StaffRole } from '../common/access/actor';
 import {
   ApiFormBody,
@@ -10,10 +9,14 @@ import {
 } from '../common/http/html-openapi';
 
 /**
- * The OpenAPI shapes of the console's pages, CSV links and form posts, which console.openapi.ts,
- * records.openapi.ts and payouts-program.openapi.ts fill in: each page re-checks the role the
- * Admin API would need, and without a session redirects to the sign-in page.
+ * The OpenAPI shapes of an organisation's pages, CSV links and form posts, which the console's
+ * console.openapi.ts, records.openapi.ts and payouts-program.openapi.ts and admin-pages.openapi.ts
+ * fill in: each page re-checks the role the Admin API would need, and without a session redirects
+ * to the sign-in page.
  */
+
+/** The security scheme of the admin pages' session cookie (declared in setupOpenApi). */
+export const ADMIN_SESSION = 'admin-session';
 
 export const STRING: SchemaObject = { type: 'string' };
 export const DAY: SchemaObject = {

@@ -1,12 +1,12 @@
 import { RECORD_TEXTS } from './i18n-records';
-import { type ConsoleCtx, PartnerPeriodFields } from './layout';
+import { type Worded, PartnerPeriodFields } from './layout';
 
 /**
  * The filters of a list of records (conversions, leads): status, source (when given), partner
  * id, and a period of UTC days; a plain GET form, so it works without JavaScript.
  */
 export function RecordFilters(props: {
-  ctx: ConsoleCtx;
+  ctx: Worded;
   base: string;
   filters: { status?: string; source?: string; user_id?: string; from?: string; to?: string };
   statuses: [string, string][];

@@ -1,59 +1,14 @@
 import { type ClassConstructor, plainToInstance } from 'class-transformer';
-import {
-  Matches,
-  Validate,
-  validateSync,
-  type ValidationArguments,
-  ValidatorConstraint,
-} from 'class-validator';
+import { validateSync } from 'class-validator';
 import type { Response } from 'express';
 import type { Readable } from 'node:stream';
-import { flattenValidationErrors } from '../common/errors/validation';
-import { PageQueryDto } from '../common/http/pagination.dto';
-import { Optional } from '../common/validation/optional';
-import { MEMBER_REF, MEMBER_REF_MESSAGE } from '../members/dto/upsert-user.dto';
-import { isDay } from './stats/stats.dto';
+import { flattenValidationErrors } from '../../errors/validation';
 
 /**
- * What the console's lists of records share (conversions, leads): a partner, a period of UTC
- * days (both inclusive) and pages; each list adds its own filters. The same conditions serve the
- * list, its API twin and its CSV link (the transfer exports, ExportsService, with the filter).
+ * What the list pages of the console and the admin pages share: the SQL conditions of their
+ * filters, the filters kept by links and row forms, a list's DTO validated by the Admin API's
+ * rules, and the CSV links that stream the transfer exports (ExportsService) with the filters.
  */
-
-@ValidatorConstraint({ name: 'isDay' })
-class RealDay {
-  validate(value: unknown) {
-    // PostgreSQL has no year 0.
-    return isDay(value) && value >= '0001-01-01';
-  }
-  defaultMessage(args: ValidationArguments) {
-    return `${args.property} must be a day YYYY-MM-DD`;
-  }
-}
-
-@ValidatorConstraint({ name: 'notBeforeFrom' })
-class NotBeforeFrom {
-  validate(value: unknown, args: ValidationArguments) {
-    const from = (args.object as { from?: unknown }).from;
-    return !isDay(from) || !isDay(value) || value >= from;
-  }
-  defaultMessage() {
-    return 'to must not be before from';
-  }
-}
-
-export class RecordListQueryDto extends PageQueryDto {
-  /** Only this partner's (the referrer of the lead): `mbr_…` or `usr_…`. */
-  @Optional()
-  @Matches(MEMBER_REF, { message: MEMBER_REF_MESSAGE })
-  user_id?: string;
-
-  /** First day (inclusive, UTC). @example "2026-11-01" */
-  @Optional() @Validate(RealDay) from?: string;
-
-  /** Last day (inclusive, UTC). @example "2026-11-30" */
-  @Optional() @Validate(RealDay) @Validate(NotBeforeFrom) to?: string;
-}
 
 /** SQL conditions with `$2…` parameters ($1 is the tenant), ANDed together. */
 export class Conditions {
@@ -128,6 +83,20 @@ export function listQuery<T extends object, K extends string>(
   return { filters, ...parseList(type, filters, query.page ?? '') };
 }
 
+/**
+ * A list page's filters (`names`) from its query and the page of rows `load` gives for their DTO;
+ * no rows, and the refusal, when the Admin API's rules refuse a filter.
+ */
+export async function loadList<T extends object, K extends string, L>(
+  type: ClassConstructor<T>,
+  query: Record<string, string>,
+  names: readonly K[],
+  load: (dto: T) => Promise<L>,
+): Promise<{ filters: Partial<Record<K, string>>; list?: L; error?: string }> {
+  const { filters, dto, error } = listQuery(type, query, names);
+  return { filters, list: dto && (await load(dto)), error };
+}
+
 /** The filters (`names`) of the list a row form came from: its `back` field, a query. */
 export function keptFilters<K extends string>(
   back: string | undefined,
@@ -153,12 +122,29 @@ export async function sendListCsv<T extends object>(
   sendCsv(res, filename, await load(parsed.dto));
 }
 
-/** Streams an export to the browser as a download; a failure mid-way cuts the response. */
-export function sendCsv(res: Response, filename: string, stream: Readable): void {
+/** The CSV link of a list page: its filters (`names`) from the query, then as sendListCsv. */
+export function sendFilteredCsv<T extends object, K extends string>(
+  res: Response,
+  filename: string,
+  type: ClassConstructor<T>,
+  query: Record<string, string>,
+  names: readonly K[],
+  load: (dto: T) => Promise<Readable>,
+): Promise<void> {
+  return sendListCsv(res, filename, parseList(type, pick(query, names)), load);
+}
+
+/** The status and headers of a CSV download named `filename`, never cached. */
+export function csvHeaders(res: Response, filename: string): void {
   res.status(200);
   res.setHeader('Content-Type', 'text/csv; charset=utf-8');
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
+}
+
+/** Streams an export to the browser as a download; a failure mid-way cuts the response. */
+export function sendCsv(res: Response, filename: string, stream: Readable): void {
+  csvHeaders(res, filename);
   stream.on('error', (error: Error) => res.destroy(error));
   res.on('close', () => {
     if (!stream.readableEnded) stream.destroy();

@@ -1,4 +1,4 @@
-import { Pager, withParams, type ConsoleCtx } from './layout';
+import { Pager, withParams, type Worded } from './layout';
 
 /** What a list page shows of its pagination. */
 interface Pagination {
@@ -12,7 +12,7 @@ interface Pagination {
  * CSV link with the same filters.
  */
 export function ListSummary(props: {
-  ctx: ConsoleCtx;
+  ctx: Worded;
   pagination: Pagination;
   csv: string;
   filters: Record<string, string | undefined>;
@@ -34,7 +34,7 @@ export function ListSummary(props: {
 
 /** The pager under such a list, keeping its filters. */
 export function ListPager(props: {
-  ctx: ConsoleCtx;
+  ctx: Worded;
   base: string;
   filters: Record<string, string | undefined>;
   pagination: Pagination;

@@ -1,17 +1,27 @@
 import type { ComponentChildren } from 'preact';
 import type { Request } from 'express';
-import type { OrgContext } from '../../admin-pages/org-page.guard';
-import type { PageSecurity } from '../../common/http/page-security';
-import { CsrfField, Messages } from '../../common/pages/components';
-import { InlineScript, InlineStyle } from '../../common/pages/inline';
-import { HtmlPage } from '../../common/pages/page';
-import { STYLE } from '../../common/pages/style';
-import { type Fmt, formatter, LANG_COOKIE, type Lang, pageLang } from './i18n';
+import type { PageSecurity } from '../../http/page-security';
+import { CsrfField, Messages } from '../components';
+import { InlineScript, InlineStyle } from '../inline';
+import { HtmlPage } from '../page';
+import { STYLE } from '../style';
+import { type Fmt, formatter, LANG_COOKIE, type Lang, pageLang, type TenantLocale } from './i18n';
 import { RECORD_TEXTS } from './i18n-records';
 import { CONSOLE_STYLE } from './style';
 
-/** What every console page knows: the organisation context and the page's language. */
-export interface ConsoleCtx extends OrgContext {
+/**
+ * What the console's frame needs of an organisation's page: whose it is, the CSRF token of its
+ * forms and who is signed in. OrgContext (admin-pages/org-page.guard.ts) carries this and more;
+ * the frame asks no more of it, so that it imports no feature.
+ */
+export interface ConsoleFrame {
+  tenant: TenantLocale & { slug: string; displayName: string };
+  csrf: string;
+  who: string;
+}
+
+/** What the console adds to an organisation's page: its language and formatting. */
+export interface ConsoleLang {
   fmt: Fmt;
   /** The current path and query, for the language switch. */
   url: URL;
@@ -19,10 +29,19 @@ export interface ConsoleCtx extends OrgContext {
   cookies: string[];
 }
 
+/** Anything that writes in the page's language (the list parts, the filters, the pager). */
+export interface Worded {
+  fmt: Fmt;
+}
+
 const LANG_COOKIE_MS = 12 * 60 * 60 * 1000;
 
 /** The console context of a request: its language from `?lang=`, the session's, or the tenant's. */
-export function consoleCtx(ctx: OrgContext, req: Request, security: PageSecurity): ConsoleCtx {
+export function consoleCtx<C extends ConsoleFrame>(
+  ctx: C,
+  req: Request,
+  security: PageSecurity,
+): C & ConsoleLang {
   const { lang, remember } = pageLang(req, security.cookie(req, LANG_COOKIE), ctx.tenant);
   return {
     ...ctx,
@@ -55,7 +74,7 @@ export interface ConsolePageOptions {
 
 /** A console page: skip link, navigation, language switch, who is signed in, sign-out. */
 export function consolePage(
-  ctx: ConsoleCtx,
+  ctx: ConsoleFrame & ConsoleLang,
   options: ConsolePageOptions,
   body: ComponentChildren,
 ): HtmlPage {
@@ -139,7 +158,7 @@ export function consolePage(
 
 /** "Page n of m" with links to the neighbours, keeping the list's filters. */
 export function Pager(props: {
-  ctx: ConsoleCtx;
+  ctx: Worded;
   base: string;
   params: Record<string, string | undefined>;
   page: number;
@@ -177,7 +196,7 @@ export function backQuery(filters: Record<string, string | undefined>, page?: nu
  * (each field's name and value), the submit button and the link that clears the filters.
  */
 export function PartnerPeriodFields(props: {
-  ctx: ConsoleCtx;
+  ctx: Worded;
   base: string;
   partnerLabel: string;
   userId?: string;

@@ -1,6 +1,5 @@
 import type { Request } from 'express';
-import { canonicalLocale, formatMoney, labelLanguage } from '../../common/i18n/format';
-import type { TenantEntity } from '../../tenants/tenant.entity';
+import { canonicalLocale, formatMoney, labelLanguage } from '../../i18n/format';
 
 /** The console's languages (docs/console.md): the tenant's locale decides, `?lang=` switches. */
 export type Lang = 'ru' | 'en';
@@ -183,11 +182,17 @@ export const TEXTS: Record<Lang, Texts> = { en: EN, ru: RU };
 
 const isLang = (v: unknown): v is Lang => v === 'ru' || v === 'en';
 
+/** What the words and numbers of a page take from the organisation (a TenantEntity has them). */
+export interface TenantLocale {
+  locale: string;
+  currency: string;
+}
+
 /** The page's language: `?lang=`, else the one this session chose, else the tenant's locale. */
 export function pageLang(
   req: Request,
   cookie: string | undefined,
-  tenant: TenantEntity,
+  tenant: TenantLocale,
 ): { lang: Lang; remember: boolean } {
   const query = req.query.lang;
   if (isLang(query)) return { lang: query, remember: query !== cookie };
@@ -196,7 +201,7 @@ export function pageLang(
 }
 
 /** How numbers and money are written: the tenant's locale when it is of the language. */
-export function numberLocale(lang: Lang, tenant: TenantEntity): string {
+export function numberLocale(lang: Lang, tenant: TenantLocale): string {
   const own = canonicalLocale(tenant.locale);
   if (own && labelLanguage(own) === lang) return own;
   return lang === 'ru' ? 'ru-RU' : 'en-US';
@@ -214,7 +219,7 @@ export interface Fmt {
   currencySymbol: string;
 }
 
-export function formatter(lang: Lang, tenant: TenantEntity): Fmt {
+export function formatter(lang: Lang, tenant: TenantLocale): Fmt {
   const locale = numberLocale(lang, tenant);
   const ints = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
   return {
