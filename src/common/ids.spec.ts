@@ -1,5 +1,5 @@
 import { decodeTime } from 'ulid';
-import { newId, timelessUlid } from './ids';
+import { newId, newUlid, reserveUlids, timelessUlid, ulidAt } from './ids';
 
 const ULID_SHAPED = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 /** A random 48-bit time lands within an hour of a given one about once in 40 million. */
@@ -54,5 +54,36 @@ describe('service user ids (usr_)', () => {
     expect(decodeTime(id.slice(4))).toBeGreaterThanOrEqual(before);
     expect(decodeTime(id.slice(4))).toBeLessThanOrEqual(Date.now());
     expect(newId('lead') < newId('lead')).toBe(true);
+  });
+});
+
+/**
+ * docs/architecture.md, "Ids": a payout run's ids are a block the database makes (`ulidSql`;
+ * test/e2e/payouts-run-events.e2e-spec.ts checks that SQL makes the ids `ulidAt` makes). They
+ * must be ULIDs like any other, in the order of k, and sort between the ids made before and after.
+ */
+describe('blocks of ULIDs (reserveUlids)', () => {
+  it('are ULIDs in the order of k, after every id made before and before every id made after', () => {
+    const before = newUlid();
+    const block = reserveUlids();
+    const after = newUlid();
+    const ids = Array.from({ length: 1000 }, (_, k) => ulidAt(block, k));
+    for (const id of ids) expect(id).toMatch(ULID_SHAPED);
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(before < ids[0]).toBe(true);
+    // Far beyond any run: the factory has moved past the block's millisecond.
+    expect(ulidAt(block, 10_000_000) < after).toBe(true);
+    expect(decodeTime(ids[0])).toBeGreaterThanOrEqual(decodeTime(before));
+  });
+
+  it("carry from the random part's low half into its high half, as an increment does", () => {
+    const block = { time: '01KB000000', hi: 5, lo: 2 ** 40 - 2 };
+    expect([0, 1, 2, 3].map((k) => ulidAt(block, k))).toEqual([
+      '01KB00000000000005ZZZZZZZY',
+      '01KB00000000000005ZZZZZZZZ',
+      '01KB0000000000000600000000',
+      '01KB0000000000000600000001',
+    ]);
   });
 });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { newId } from '../common/ids';
+import { ID_PREFIX, newId, reserveUlids, ulidAt, ulidSql } from '../common/ids';
 import { TransactionHost } from '../database/transaction-host';
 import type { EventEntity } from './event.entity';
 import type { EventEnvelope, EventPayloads, EventType } from './event-types';
@@ -103,8 +103,8 @@ export class EventsService {
    * `INSERT … SELECT`, no payload through Node. `payloads` answers exactly `count` rows, `ord`
    * (1 … count: the events' order) and `payload` (the payload's JSON text, keys in the order of
    * its `EventPayloads` type, as `JSON.stringify` writes them). The stored envelopes are the
-   * bytes `emitMany` would store: same ids (made here, in `ord` order), one `occurred_at`, and the
-   * listeners see every row, in the same transaction.
+   * bytes `emitMany` would store: ids of the same format (ULIDs in `ord` order, made in SQL: see
+   * `reserveUlids`), one `occurred_at`, and the listeners see every row, in the same transaction.
    */
   async emitSelected(
     tenantId: string,
@@ -117,20 +117,26 @@ export class EventsService {
     // What was emitted before is written before, so the outbox keeps the order of emission.
     await this.flush(this.pending());
     const occurredAt = new Date();
-    const ids = Array.from({ length: count }, () => newId('event'));
+    // The ids are a block of ULIDs made in SQL, the ord-th being the block's (ord - 1)-th; the
+    // listeners get the same ids made here, so none crosses the wire.
+    const ids = reserveUlids();
+    const prefix = `${ID_PREFIX.event}_`;
     const k = payloads.params.length + 1;
     const head = `{"event_type":${JSON.stringify(type)},"event_id":"`;
     const middle = `","occurred_at":"${occurredAt.toISOString()}","payload":`;
+    const id = ulidSql(`$${k + 2}::text`, `$${k + 3}::bigint`, `$${k + 4}::bigint`, 's.ord - 1');
     const written = await this.events.insertSelected(
-      `SELECT e.id, s.payload FROM (${payloads.sql}) s
-         JOIN unnest($${k + 1}::text[]) WITH ORDINALITY AS e(id, ord) ON e.ord = s.ord
-        ORDER BY e.ord`,
-      [tenantId, ...payloads.params, ids],
+      `SELECT $${k + 1}::text || ${id} AS id, s.payload FROM (${payloads.sql}) s
+        WHERE s.ord BETWEEN 1 AND $${k + 5} ORDER BY s.ord`,
+      [tenantId, ...payloads.params, prefix, ids.time, ids.hi, ids.lo, count],
       { eventType: type, occurredAt, head, middle },
     );
     if (written !== count)
       throw new Error(`emitSelected: ${written} of ${count} ${type} events had a payload`);
-    const rows = ids.map((id) => ({ id, eventType: type }));
+    const rows = Array.from({ length: count }, (_, i) => ({
+      id: prefix + ulidAt(ids, i),
+      eventType: type,
+    }));
     for (const listener of this.listeners) await listener(tenantId, rows);
   }
 

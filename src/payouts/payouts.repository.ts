@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { newUlid } from '../common/ids';
+import { reserveUlids, ulidSql } from '../common/ids';
 import { EntityRows, pageTotal } from '../database/entity-rows';
 import { TransactionHost } from '../database/transaction-host';
 import { PayoutEntity, PayoutRunEntity, type PayoutStatus } from './payout.entity';
@@ -89,38 +89,43 @@ export class PayoutsRepository {
 
   /**
    * Sums the run's payable items per active member and currency reaching the minimum, numbered
-   * 1 … n in member and currency order, each with its items (ids and amounts, in the order read:
-   * `items` sorts them), into a transaction-local table; answers n. The payouts, their claims and
-   * every row derived from them are written from this table, so they are the same set whatever
-   * commits meanwhile.
+   * 1 … n in member and currency order, each with its payout id and its items (ids and amounts,
+   * in the order read: `items` sorts them), into a transaction-local table; answers n. The
+   * payouts, their claims and every row derived from them are written from this table, so they
+   * are the same set whatever commits meanwhile. The payout ids are made here, in SQL: the n-th
+   * is the (n - 1)-th of a block of ULIDs (`reserveUlids`), so they are in the order of n and no
+   * id is sent from Node.
    */
   async collectPayable(
     tenantId: string,
     approvedBefore: Date,
     minimumKopecks: number,
   ): Promise<number> {
+    const ids = reserveUlids();
     // The run sorts every payable item once: in memory, not in temporary files.
     await this.query(`SET LOCAL work_mem = '${RUN_WORK_MEM}'`, []);
     await this.query(
       `CREATE TEMP TABLE payout_run_sums ON COMMIT DROP AS
-       SELECT row_number() OVER (ORDER BY s.member_id, s.currency) AS n, s.member_id,
-              m.service_user_id, s.currency, s.amount, s.item_ids, s.item_amounts
-         FROM (SELECT member_id, currency, sum(amount_kopecks) AS amount,
-                      array_agg(item_id) AS item_ids, array_agg(amount_kopecks) AS item_amounts
-                 FROM (SELECT b.member_id, b.currency, b.id AS item_id, b.amount_kopecks
-                         FROM bonuses b
-                        WHERE b.tenant_id = $1 AND b.status = 'approved' AND b.approved_at <= $2
-                          AND NOT EXISTS (SELECT 1 FROM payout_claims c
-                                           WHERE c.tenant_id = $1 AND c.item_id = b.id)
-                       UNION ALL
-                       SELECT k.member_id, k.currency, k.id, k.amount_kopecks FROM clawbacks k
-                        WHERE k.tenant_id = $1 AND k.state = 'open'
-                          AND NOT EXISTS (SELECT 1 FROM payout_claims c
-                                           WHERE c.tenant_id = $1 AND c.item_id = k.id)) i
-                GROUP BY member_id, currency HAVING sum(amount_kopecks) >= $3) s
-         JOIN members m ON m.tenant_id = $1 AND m.id = s.member_id
-        WHERE m.is_active`,
-      [tenantId, approvedBefore, minimumKopecks],
+       SELECT n, 'pay_' || ${ulidSql('$4::text', '$5::bigint', '$6::bigint', 'n - 1')} AS id,
+              member_id, service_user_id, currency, amount, item_ids, item_amounts
+         FROM (SELECT row_number() OVER (ORDER BY s.member_id, s.currency) AS n, s.member_id,
+                      m.service_user_id, s.currency, s.amount, s.item_ids, s.item_amounts
+                 FROM (SELECT member_id, currency, sum(amount_kopecks) AS amount,
+                              array_agg(item_id) AS item_ids, array_agg(amount_kopecks) AS item_amounts
+                         FROM (SELECT b.member_id, b.currency, b.id AS item_id, b.amount_kopecks
+                                 FROM bonuses b
+                                WHERE b.tenant_id = $1 AND b.status = 'approved' AND b.approved_at <= $2
+                                  AND NOT EXISTS (SELECT 1 FROM payout_claims c
+                                                   WHERE c.tenant_id = $1 AND c.item_id = b.id)
+                               UNION ALL
+                               SELECT k.member_id, k.currency, k.id, k.amount_kopecks FROM clawbacks k
+                                WHERE k.tenant_id = $1 AND k.state = 'open'
+                                  AND NOT EXISTS (SELECT 1 FROM payout_claims c
+                                                   WHERE c.tenant_id = $1 AND c.item_id = k.id)) i
+                        GROUP BY member_id, currency HAVING sum(amount_kopecks) >= $3) s
+                 JOIN members m ON m.tenant_id = $1 AND m.id = s.member_id
+                WHERE m.is_active) r`,
+      [tenantId, approvedBefore, minimumKopecks, ids.time, ids.hi, ids.lo],
     );
     const [{ n }]: { n: number }[] = await this.query(
       `SELECT count(*)::int AS n FROM payout_run_sums`,
@@ -130,33 +135,24 @@ export class PayoutsRepository {
   }
 
   /**
-   * The collected payouts (the i-th gets `ids[i - 1]`; ids are made in order) with their items,
-   * and a claim per item, each one `INSERT … SELECT` in key order; answers the totals per
-   * currency. The new payouts stay readable as `newPayouts()` until the transaction ends.
+   * The collected payouts with their items, and a claim per item, each one `INSERT … SELECT` in
+   * key order; answers the totals per currency. The new payouts stay readable as `newPayouts()`
+   * until the transaction ends.
    */
-  async insertRunPayouts(
-    run: PayoutRunEntity,
-    ids: string[],
-  ): Promise<{ currency: string; total: string }[]> {
-    await this.query(
-      `CREATE TEMP TABLE payout_run_ids ON COMMIT DROP AS
-       SELECT x.n, x.id FROM unnest($1::text[]) WITH ORDINALITY AS x(id, n)`,
-      [ids],
-    );
+  async insertRunPayouts(run: PayoutRunEntity): Promise<{ currency: string; total: string }[]> {
     await this.query(
       `INSERT INTO payouts (tenant_id, id, run_id, member_id, service_user_id, currency,
                             amount_kopecks, status, created_at, item_ids, item_amounts)
-       SELECT $1, x.id, $2, s.member_id, s.service_user_id, s.currency, s.amount, 'pending', $3,
+       SELECT $1, s.id, $2, s.member_id, s.service_user_id, s.currency, s.amount, 'pending', $3,
               s.item_ids, s.item_amounts
-         FROM payout_run_sums s JOIN payout_run_ids x ON x.n = s.n ORDER BY s.n`,
+         FROM payout_run_sums s ORDER BY s.n`,
       [run.tenantId, run.id, run.createdAt],
     );
     // In item order: the primary key grows at its right edge instead of splitting pages.
     await this.query(
       `INSERT INTO payout_claims (tenant_id, item_id, payout_id)
-       SELECT $1, i.item_id, x.id
-         FROM payout_run_sums s JOIN payout_run_ids x ON x.n = s.n,
-              unnest(s.item_ids) AS i(item_id)
+       SELECT $1, i.item_id, s.id
+         FROM payout_run_sums s, unnest(s.item_ids) AS i(item_id)
         ORDER BY i.item_id`,
       [run.tenantId],
     );
@@ -172,8 +168,7 @@ export class PayoutsRepository {
    * `member_id`, `service_user_id`, `currency`, `amount` (for set-wise ledger entries and events).
    */
   newPayouts(): string {
-    return `SELECT x.id, s.n, s.member_id, s.service_user_id, s.currency, s.amount
-              FROM payout_run_sums s JOIN payout_run_ids x ON x.n = s.n`;
+    return `SELECT id, n, member_id, service_user_id, currency, amount FROM payout_run_sums`;
   }
 
   async find(tenantId: string, payoutId: string): Promise<PayoutEntity | null> {
@@ -334,9 +329,5 @@ export class PayoutsRepository {
       `SELECT id, payouts FROM tenants WHERE payouts ->> 'schedule' <> 'manual' ORDER BY id`,
       [],
     );
-  }
-
-  newPayoutId(): string {
-    return `pay_${newUlid()}`;
   }
 }

@@ -67,15 +67,15 @@ export class PayoutsService {
       };
       if (!(await this.payouts.insertRun(run))) return null;
       // Set-wise: the payable items, the payouts, their items, ledger entries and events are
-      // each one statement over the collected rows; no row goes through Node but the new ids.
+      // each one statement over the collected rows; no row goes through Node, nor any new id
+      // (the database makes the payouts' and the events' ids).
       const count = await this.payouts.collectPayable(
         tenant.id,
         new Date(createdAt.getTime() - settings.hold_days * DAY_MS),
         settings.minimum_kopecks,
       );
       if (count) {
-        const ids = Array.from({ length: count }, () => this.payouts.newPayoutId());
-        const totals = await this.payouts.insertRunPayouts(run, ids);
+        const totals = await this.payouts.insertRunPayouts(run);
         const payouts = this.payouts.newPayouts();
         await this.ledger.appendSelected(tenant.id, {
           sql: `SELECT member_id, currency, 'payout_created', -amount, amount, 0, NULL, id, NULL

@@ -115,7 +115,7 @@ describe('Payouts: a run’s events through the outbox and webhooks (e2e)', () =
           },
         }),
       );
-      expect(e.id).toMatch(/^evt_[0-9A-HJKMNP-TV-Z]{26}$/);
+      expect(e.id).toMatch(/^evt_[0-7][0-9A-HJKMNP-TV-Z]{25}$/);
     });
 
     // The engine delivers them: the exact stored bytes, one request each.
@@ -123,11 +123,14 @@ describe('Payouts: a run’s events through the outbox and webhooks (e2e)', () =
     expect(received.map((r) => r.body.toString('utf8')).sort()).toEqual(
       events.map((e) => e.body).sort(),
     );
-    const deliveries: { status: string }[] = await t.db.query(
-      `SELECT status FROM webhook_deliveries WHERE tenant_id = $1`,
+    // The run's ids are made in SQL (docs/architecture.md, "Ids"): ULIDs like any other, and the
+    // deliveries (made from the ids the outbox listener got in Node) name exactly those events.
+    for (const p of payouts) expect(p.id).toMatch(/^pay_[0-7][0-9A-HJKMNP-TV-Z]{25}$/);
+    const deliveries: { event_id: string; status: string }[] = await t.db.query(
+      `SELECT event_id, status FROM webhook_deliveries WHERE tenant_id = $1 ORDER BY event_id`,
       [tenant.orgId],
     );
-    expect(deliveries).toHaveLength(4);
+    expect(deliveries.map((d) => d.event_id)).toEqual(events.map((e) => e.id));
 
     // Nothing left to pay: a second run has no payout and no event.
     expect(await runPayouts(t, tenant.slug)).toMatchObject({ payouts_count: 0 });
