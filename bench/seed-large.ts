@@ -481,19 +481,27 @@ export async function seedLarge(options: { reuse?: boolean; log?: Log } = {}): P
     const LEAD_CHUNK = 500_000;
     const tasks: Task[] = [];
     const load: Record<string, string[]> = {};
+    /** A chunk's insert: `setseed(seed)` first, so that its random() draws are the same each run. */
+    const seeded = (name: string, seed: number, sql: string, params: () => unknown[]): Task => ({
+      name,
+      after: [],
+      run: async (db) => {
+        await db.query(`SELECT setseed(${seed})`);
+        return db.query(sql, params());
+      },
+    });
     const add = (table: string, task: Task) => {
       tasks.push(task);
       (load[table] ??= []).push(task.name);
     };
 
     for (const { k, from, to } of chunks(BONUSES, LEAD_CHUNK)) {
-      add('bonuses', {
-        name: `bonuses ${from + 1}…${to}`,
-        after: [],
-        run: async (db) => {
-          await db.query(`SELECT setseed(${(0.5 + k) / 100})`);
-          return db.query(
-            `INSERT INTO bonuses (tenant_id, id, member_id, service_user_id, amount_kopecks,
+      add(
+        'bonuses',
+        seeded(
+          `bonuses ${from + 1}…${to}`,
+          (0.5 + k) / 100,
+          `INSERT INTO bonuses (tenant_id, id, member_id, service_user_id, amount_kopecks,
                                   currency, source_type, source_id, tier, status, reason, due_at,
                                   approved_at, rejected_at, reversed_at, created_at)
              SELECT '${TENANT_ID}', 'bns_' || ${body('n')}, 'mbr_' || ${body('m')},
@@ -520,23 +528,21 @@ export async function seedLarge(options: { reuse?: boolean; log?: Log } = {}): P
                             ${since('u.m')} AS c
                        FROM unnest($1::int[], $2::int[], $3::int[])
                               WITH ORDINALITY AS u(m, amount, code, k)) x`,
-            [
-              ints(draws.bonusMember, from, to),
-              ints(draws.bonusAmount, from, to),
-              ints(draws.bonusCode, from, to),
-            ],
-          );
-        },
-      });
+          () => [
+            ints(draws.bonusMember, from, to),
+            ints(draws.bonusAmount, from, to),
+            ints(draws.bonusCode, from, to),
+          ],
+        ),
+      );
     }
     for (const { k, from, to } of chunks(LEADS, LEAD_CHUNK)) {
-      add('leads', {
-        name: `leads ${from + 1}…${to}`,
-        after: [],
-        run: async (db) => {
-          await db.query(`SELECT setseed(${(0.5 + k) / 50})`);
-          return db.query(
-            `INSERT INTO leads (tenant_id, id, referrer_member_id, referrer_user_id, contact_name,
+      add(
+        'leads',
+        seeded(
+          `leads ${from + 1}…${to}`,
+          (0.5 + k) / 50,
+          `INSERT INTO leads (tenant_id, id, referrer_member_id, referrer_user_id, contact_name,
                                 contact_email, contact_phone, status, source, created_at, updated_at)
              SELECT '${TENANT_ID}', 'lead_' || ${body('n')}, 'mbr_' || ${body('m')},
                     'usr_' || ${body('m')}, 'Lead ' || n,
@@ -550,19 +556,17 @@ export async function seedLarge(options: { reuse?: boolean; log?: Log } = {}): P
                FROM (SELECT (${from} + u.k)::int AS n, u.m, random() AS r1, random() AS r2,
                             random() AS r3, ${since('u.m')} AS c
                        FROM unnest($1::int[]) WITH ORDINALITY AS u(m, k)) x`,
-            [ints(draws.leadMember, from, to)],
-          );
-        },
-      });
+          () => [ints(draws.leadMember, from, to)],
+        ),
+      );
     }
     for (const { k, from, to } of chunks(MEMBERS, CHUNK)) {
-      add('members', {
-        name: `members ${from + 1}…${to} (+ counters)`,
-        after: [],
-        run: async (db) => {
-          await db.query(`SELECT setseed(${(0.5 + k) / 20})`);
-          return db.query(
-            `INSERT INTO members (tenant_id, id, service_user_id, external_id, email, full_name,
+      add(
+        'members',
+        seeded(
+          `members ${from + 1}…${to} (+ counters)`,
+          (0.5 + k) / 20,
+          `INSERT INTO members (tenant_id, id, service_user_id, external_id, email, full_name,
                                   role, referrer_member_id, depth, root_member_id, is_active,
                                   claim_required, downline_count, deepest_depth, leads_count,
                                   clicks_count, created_at, updated_at)
@@ -582,17 +586,16 @@ export async function seedLarge(options: { reuse?: boolean; log?: Log } = {}): P
                                    $6::int[])
                               WITH ORDINALITY AS u(parent, depth, root, downline, deepest, leads, k)
                     ) x`,
-            [
-              ints(forest.parent, from, to),
-              ints(forest.depth, from, to),
-              ints(forest.root, from, to),
-              ints(forest.downline, from, to),
-              ints(forest.deepest, from, to),
-              ints(draws.leadsCount, from, to),
-            ],
-          );
-        },
-      });
+          () => [
+            ints(forest.parent, from, to),
+            ints(forest.depth, from, to),
+            ints(forest.root, from, to),
+            ints(forest.downline, from, to),
+            ints(forest.deepest, from, to),
+            ints(draws.leadsCount, from, to),
+          ],
+        ),
+      );
     }
     add('service_users', {
       name: 'service_users (generate_series)',

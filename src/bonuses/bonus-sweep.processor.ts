@@ -2,6 +2,7 @@ import { InjectQueue } from '@nestjs/bull';
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { AppConfig } from '../config/app-config';
+import { startRepeatableJob } from '../redis/repeatable-job';
 import { APPROVE_DUE_JOB, BONUSES_QUEUE } from './bonuses.queue';
 import { BonusesService } from './bonuses.service';
 
@@ -24,17 +25,14 @@ export class BonusSweepWorker implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap(): void {
-    // Bull re-emits its Redis clients' errors on the queue; unheard, they would crash the process.
-    this.queue.on('error', (error: Error) => this.logger.warn(`Bonuses queue: ${error.message}`));
-    this.queue
-      .process(APPROVE_DUE_JOB, async () => ({ approved: await this.bonuses.approveDue() }))
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'Bonus sweep consumer stopped'));
-    const schedule = () =>
-      this.schedule().catch((error: unknown) =>
-        this.logger.error({ err: error }, 'Could not schedule the grace-period sweep'),
-      );
-    this.queue.client.on('ready', () => void schedule());
-    void schedule();
+    startRepeatableJob(this.queue, this.logger, {
+      queueLabel: 'Bonuses',
+      job: APPROVE_DUE_JOB,
+      handle: async () => ({ approved: await this.bonuses.approveDue() }),
+      schedule: () => this.schedule(),
+      stopped: 'Bonus sweep consumer stopped',
+      unscheduled: 'Could not schedule the grace-period sweep',
+    });
   }
 
   private async schedule(): Promise<void> {

@@ -1,8 +1,8 @@
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Param } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Actor } from '../common/access/actor';
-import { Admin, CurrentActor, CurrentTenant } from '../common/access/access.decorators';
-import { ApiProblems } from '../common/errors/problem.response';
+import { CurrentActor, CurrentTenant } from '../common/access/access.decorators';
+import { AdminPost } from '../common/http/write-routes';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { ConversionsService } from './conversions.service';
 import {
@@ -22,13 +22,9 @@ export class ConversionsAdminController {
   constructor(private readonly conversions: ConversionsService) {}
 
   /** The staff equivalent of the federation register (docs/money.md §4); in the audit log. */
-  @Post('register')
-  @HttpCode(200)
-  @Admin('manager')
-  @ApiProblems(
-    400,
-    401,
-    403,
+  @AdminPost(
+    'register',
+    'manager',
     [404, 'lead_not_found'],
     [409, 'external_order_id_conflict'],
     [409, 'invalid_transition'],
@@ -42,10 +38,7 @@ export class ConversionsAdminController {
   }
 
   /** The staff equivalent of the federation preview; writes nothing. */
-  @Post('preview')
-  @HttpCode(200)
-  @Admin('viewer')
-  @ApiProblems(400, 401, 403, [404, 'lead_not_found'], [409, 'invalid_transition'])
+  @AdminPost('preview', 'viewer', [404, 'lead_not_found'], [409, 'invalid_transition'])
   preview(
     @CurrentTenant() tenant: TenantEntity,
     @Body() dto: PreviewConversionDto,
@@ -54,10 +47,12 @@ export class ConversionsAdminController {
   }
 
   /** The staff equivalent of the federation reversal; recorded in the audit log. */
-  @Post(':conversion_id/reverse')
-  @HttpCode(200)
-  @Admin('manager')
-  @ApiProblems(400, 401, 403, [404, 'conversion_not_found'], [409, 'already_reversed'])
+  @AdminPost(
+    ':conversion_id/reverse',
+    'manager',
+    [404, 'conversion_not_found'],
+    [409, 'already_reversed'],
+  )
   reverse(
     @CurrentTenant() tenant: TenantEntity,
     @Param('conversion_id') conversionId: string,

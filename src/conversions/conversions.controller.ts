@@ -1,9 +1,9 @@
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Param } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentTenant, TenantKey } from '../common/access/access.decorators';
 import { RateLimit } from '../access/rate-limits';
-import { ApiProblems } from '../common/errors/problem.response';
 import { Idempotent } from '../idempotency/idempotent.decorator';
+import { FederationPost } from '../common/http/write-routes';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { ConversionsService } from './conversions.service';
 import {
@@ -31,11 +31,8 @@ export class ConversionsController {
    * `lead_id`, `promo_code` or `signed_ref` plus `customer` name the partner: the lead is created
    * in the same transaction and the answer adds `lead_id` (docs/fraud.md).
    */
-  @Post('register')
-  @HttpCode(200)
-  @ApiProblems(
-    400,
-    [401, 'invalid_tenant_key'],
+  @FederationPost(
+    'register',
     [404, 'lead_not_found'],
     [404, 'promo_code_not_found'],
     [404, 'referrer_not_found'],
@@ -53,14 +50,7 @@ export class ConversionsController {
   }
 
   /** The bonuses `register` would create; writes nothing. */
-  @Post('preview')
-  @HttpCode(200)
-  @ApiProblems(
-    400,
-    [401, 'invalid_tenant_key'],
-    [404, 'lead_not_found'],
-    [409, 'invalid_transition'],
-  )
+  @FederationPost('preview', [404, 'lead_not_found'], [409, 'invalid_transition'])
   preview(
     @CurrentTenant() tenant: TenantEntity,
     @Body() dto: PreviewConversionDto,
@@ -69,11 +59,8 @@ export class ConversionsController {
   }
 
   /** Cancels a conversion (return or refund): its bonuses are written off. */
-  @Post(':conversion_id/reverse')
-  @HttpCode(200)
-  @ApiProblems(
-    400,
-    [401, 'invalid_tenant_key'],
+  @FederationPost(
+    ':conversion_id/reverse',
     [404, 'conversion_not_found'],
     [409, 'already_reversed'],
   )

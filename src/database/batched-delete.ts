@@ -23,3 +23,26 @@ export async function deleteInBatches(
     if (deleted < DELETE_BATCH) return total;
   }
 }
+
+/**
+ * Runs `sql`, a delete of at most DELETE_BATCH rows of the tenant `$1` that answers
+ * `count(*)::int AS deleted`, tenant by tenant and again while a batch comes back full; `params`
+ * are `$2`…; answers how many went. For deletes a plain key list cannot say (joins, several
+ * tables in one statement), e.g. the retention of events and their webhook deliveries.
+ */
+export async function deletePerTenantInBatches(
+  manager: EntityManager,
+  sql: string,
+  params: unknown[],
+): Promise<number> {
+  const tenants: { id: string }[] = await manager.query(`SELECT id FROM tenants`);
+  let total = 0;
+  for (const { id } of tenants) {
+    for (;;) {
+      const [{ deleted }]: { deleted: number }[] = await manager.query(sql, [id, ...params]);
+      total += deleted;
+      if (deleted < DELETE_BATCH) break;
+    }
+  }
+  return total;
+}

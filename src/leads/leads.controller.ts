@@ -1,9 +1,9 @@
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Param } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentTenant, TenantKey } from '../common/access/access.decorators';
 import { RateLimit } from '../access/rate-limits';
-import { ApiProblems } from '../common/errors/problem.response';
 import { Idempotent } from '../idempotency/idempotent.decorator';
+import { FederationPost } from '../common/http/write-routes';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { CreateLeadDto } from './dto/create-lead.dto';
 import { ChangeLeadStatusDto } from './dto/lead-status.dto';
@@ -19,15 +19,7 @@ export class LeadsController {
   constructor(private readonly leads: LeadsService) {}
 
   /** Registers a lead for a referrer; emits lead.created (and bonus.pending with a lead bonus). */
-  @Post()
-  @HttpCode(200)
-  @ApiProblems(
-    400,
-    [401, 'invalid_tenant_key'],
-    [404, 'referrer_not_found'],
-    [404, 'offer_not_found'],
-    [422, 'self_referral'],
-  )
+  @FederationPost('', [404, 'referrer_not_found'], [404, 'offer_not_found'], [422, 'self_referral'])
   create(
     @CurrentTenant() tenant: TenantEntity,
     @Body() dto: CreateLeadDto,
@@ -36,14 +28,7 @@ export class LeadsController {
   }
 
   /** Moves a lead: new → processed, new → rejected, processed → rejected. */
-  @Post(':lead_id/status')
-  @HttpCode(200)
-  @ApiProblems(
-    400,
-    [401, 'invalid_tenant_key'],
-    [404, 'lead_not_found'],
-    [409, 'invalid_transition'],
-  )
+  @FederationPost(':lead_id/status', [404, 'lead_not_found'], [409, 'invalid_transition'])
   changeStatus(
     @CurrentTenant() tenant: TenantEntity,
     @Param('lead_id') leadId: string,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
-import { DELETE_BATCH as BATCH } from '../database/batched-delete';
+import { DELETE_BATCH as BATCH, deletePerTenantInBatches } from '../database/batched-delete';
 import { TransactionHost } from '../database/transaction-host';
 import { Retention } from '../housekeeping/retention.decorator';
 
@@ -21,29 +21,21 @@ export class EventRetention {
   /** Tenant by tenant through ix_events_tenant_occurred, in batches. */
   @Retention('events', { order: 1 })
   async deleteExpired(): Promise<number> {
-    const tenants: { id: string }[] = await this.tx.manager.query(`SELECT id FROM tenants`);
-    let total = 0;
-    for (const { id } of tenants) {
-      for (;;) {
-        const [{ deleted }]: { deleted: number }[] = await this.tx.manager.query(
-          `WITH doomed AS (
-             SELECT e.tenant_id, e.id FROM events e
-              WHERE e.tenant_id = $1
-                AND e.occurred_at < now() - make_interval(days => $2)
-                AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d
-                                 WHERE d.tenant_id = e.tenant_id AND d.event_id = e.id)
-              ORDER BY e.occurred_at LIMIT ${BATCH}
-           ), events AS (
-             DELETE FROM events e USING doomed
-              WHERE e.tenant_id = doomed.tenant_id AND e.id = doomed.id RETURNING 1
-           )
-           SELECT count(*)::int AS deleted FROM events`,
-          [id, this.config.eventRetentionDays],
-        );
-        total += deleted;
-        if (deleted < BATCH) break;
-      }
-    }
-    return total;
+    return deletePerTenantInBatches(
+      this.tx.manager,
+      `WITH doomed AS (
+         SELECT e.tenant_id, e.id FROM events e
+          WHERE e.tenant_id = $1
+            AND e.occurred_at < now() - make_interval(days => $2)
+            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d
+                             WHERE d.tenant_id = e.tenant_id AND d.event_id = e.id)
+          ORDER BY e.occurred_at LIMIT ${BATCH}
+       ), events AS (
+         DELETE FROM events e USING doomed
+          WHERE e.tenant_id = doomed.tenant_id AND e.id = doomed.id RETURNING 1
+       )
+       SELECT count(*)::int AS deleted FROM events`,
+      [this.config.eventRetentionDays],
+    );
   }
 }

@@ -1,6 +1,7 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import type { Queue } from 'bull';
+import { startRepeatableJob } from '../redis/repeatable-job';
 import { TenantsService } from '../tenants/tenants.service';
 import { scheduleDue, withPayoutDefaults } from '../tenants/payout-settings';
 import { PAYOUTS_QUEUE, SCHEDULED_RUNS_CRON, SCHEDULED_RUNS_JOB } from './payouts.queue';
@@ -25,13 +26,12 @@ export class PayoutScheduleWorker implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap(): void {
-    this.queue.on('error', (error: Error) => this.logger.warn(`Payouts queue: ${error.message}`));
-    this.queue
-      .process(SCHEDULED_RUNS_JOB, async () => ({ runs: await this.runDue(new Date()) }))
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'Payout schedule stopped'));
-    const schedule = () =>
-      this.queue
-        .add(
+    startRepeatableJob(this.queue, this.logger, {
+      queueLabel: 'Payouts',
+      job: SCHEDULED_RUNS_JOB,
+      handle: async () => ({ runs: await this.runDue(new Date()) }),
+      schedule: () =>
+        this.queue.add(
           SCHEDULED_RUNS_JOB,
           {},
           {
@@ -39,12 +39,10 @@ export class PayoutScheduleWorker implements OnApplicationBootstrap {
             removeOnComplete: true,
             removeOnFail: 100,
           },
-        )
-        .catch((error: unknown) =>
-          this.logger.error({ err: error }, 'Could not schedule the payout runs'),
-        );
-    this.queue.client.on('ready', () => void schedule());
-    void schedule();
+        ),
+      stopped: 'Payout schedule stopped',
+      unscheduled: 'Could not schedule the payout runs',
+    });
   }
 
   /** Runs every tenant whose schedule falls on the UTC day of `at`; answers how many ran. */

@@ -5,6 +5,7 @@ import type { Actor } from '../common/access/actor';
 import type { Request } from 'express';
 import { ApiProblems } from '../common/errors/problem.response';
 import { PageQueryDto } from '../common/http/pagination.dto';
+import { AdminPost } from '../common/http/write-routes';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import {
   ListPayoutsQueryDto,
@@ -106,10 +107,7 @@ export class PayoutsAdminController {
   }
 
   /** pending → paid with the transfer's reference; its bonuses become paid. */
-  @Post(':payout_id/paid')
-  @HttpCode(200)
-  @Admin('manager')
-  @ApiProblems(400, 401, 403, [404, 'payout_not_found'], [409, 'invalid_transition'])
+  @AdminPost(':payout_id/paid', 'manager', [404, 'payout_not_found'], [409, 'invalid_transition'])
   paid(
     @CurrentTenant() tenant: TenantEntity,
     @Param('payout_id') payoutId: string,
@@ -120,10 +118,7 @@ export class PayoutsAdminController {
   }
 
   /** pending → failed with a reason; its items return to the partner's balance. */
-  @Post(':payout_id/failed')
-  @HttpCode(200)
-  @Admin('manager')
-  @ApiProblems(400, 401, 403, [404, 'payout_not_found'], [409, 'invalid_transition'])
+  @AdminPost(':payout_id/failed', 'manager', [404, 'payout_not_found'], [409, 'invalid_transition'])
   failed(
     @CurrentTenant() tenant: TenantEntity,
     @Param('payout_id') payoutId: string,

@@ -1,10 +1,10 @@
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Param } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentActor, CurrentTenant, TenantKey } from '../common/access/access.decorators';
 import type { Actor } from '../common/access/actor';
 import { RateLimit } from '../access/rate-limits';
-import { ApiProblems } from '../common/errors/problem.response';
 import { Idempotent } from '../idempotency/idempotent.decorator';
+import { FederationPost } from '../common/http/write-routes';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { MarkPayoutFailedDto, MarkPayoutPaidDto } from './dto/payout-requests.dto';
 import { PayoutResponse } from './dto/payout.response';
@@ -20,14 +20,7 @@ export class PayoutsFederationController {
   constructor(private readonly payouts: PayoutsService) {}
 
   /** pending → paid with the transfer's reference. */
-  @Post(':payout_id/paid')
-  @HttpCode(200)
-  @ApiProblems(
-    400,
-    [401, 'invalid_tenant_key'],
-    [404, 'payout_not_found'],
-    [409, 'invalid_transition'],
-  )
+  @FederationPost(':payout_id/paid', [404, 'payout_not_found'], [409, 'invalid_transition'])
   paid(
     @CurrentTenant() tenant: TenantEntity,
     @Param('payout_id') payoutId: string,
@@ -38,14 +31,7 @@ export class PayoutsFederationController {
   }
 
   /** pending → failed with a reason (also: the bank returned the payment before settling). */
-  @Post(':payout_id/failed')
-  @HttpCode(200)
-  @ApiProblems(
-    400,
-    [401, 'invalid_tenant_key'],
-    [404, 'payout_not_found'],
-    [409, 'invalid_transition'],
-  )
+  @FederationPost(':payout_id/failed', [404, 'payout_not_found'], [409, 'invalid_transition'])
   failed(
     @CurrentTenant() tenant: TenantEntity,
     @Param('payout_id') payoutId: string,
