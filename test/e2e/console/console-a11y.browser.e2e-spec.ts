@@ -4,37 +4,14 @@
  * width) and on /demo with every widget rendered (their Shadow DOMs included), and finds no
  * WCAG 2 A or AA violation.
  */
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { DemoSeeder } from '../../../src/demo/demo-seeder.service';
 import { createLead, registerConversion } from '../../factories/money.factory';
 import { createTenant, type TestTenant } from '../../factories/tenants.factory';
 import { createChain } from '../../factories/users.factory';
 import { signIn } from '../../utils/admin-pages-browser';
 import { type BrowserSuite, startBrowserSuite } from '../../utils/browser-suite';
-
-const AXE = require.resolve('axe-core/axe.min.js');
-
-interface Violation {
-  id: string;
-  impact: string;
-  help: string;
-  nodes: { target: unknown[]; failureSummary: string }[];
-}
-
-/** axe's WCAG 2 A/AA violations of the page as it is now, one line each. */
-async function violations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE });
-  const found = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (...a: unknown[]) => Promise<unknown> } }).axe;
-    const result = (await axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    })) as { violations: unknown[] };
-    return result.violations;
-  });
-  return (found as Violation[]).flatMap((v) =>
-    v.nodes.map((n) => `${v.id} (${v.impact}): ${JSON.stringify(n.target)} — ${n.failureSummary}`),
-  );
-}
+import { violations } from '../../utils/axe';
 
 describe('accessibility: axe-core finds no WCAG 2 A/AA violation (docs/console.md)', () => {
   let suite: BrowserSuite | undefined;

@@ -22,30 +22,9 @@ import { SCREENSHOT_DIR } from '../../utils/browser';
 import { type BrowserSuite, startBrowserSuite } from '../../utils/browser-suite';
 import { type HttpsReceiver, startHttpsReceiver } from '../../utils/https-receiver';
 import { newRunId } from '../../utils/test-env';
+import { violations } from '../../utils/axe';
 
-const AXE = require.resolve('axe-core/axe.min.js');
 const SHOTS = process.env.CONSOLE_SHOTS ?? SCREENSHOT_DIR;
-
-interface Violation {
-  id: string;
-  impact: string;
-  nodes: { target: unknown[]; failureSummary: string }[];
-}
-
-/** axe's WCAG 2 A/AA violations of the page as it is now, one line each. */
-async function violations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE });
-  const found = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (...a: unknown[]) => Promise<unknown> } }).axe;
-    const result = (await axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    })) as { violations: unknown[] };
-    return result.violations;
-  });
-  return (found as Violation[]).flatMap((v) =>
-    v.nodes.map((n) => `${v.id} (${v.impact}): ${JSON.stringify(n.target)} — ${n.failureSummary}`),
-  );
-}
 
 describe('console integration and audit log pages: languages, phone width, accessibility (docs/console.md)', () => {
   let suite: BrowserSuite | undefined;
