@@ -36,6 +36,26 @@ export const CONVERSIONS = 6;
 /** The event types the owner subscribes the webhook to. */
 export const WEBHOOK_EVENTS = ['lead.created', 'bonus.approved', 'bonus.rejected'] as const;
 
+/** Everything an admin action could change for a tenant (the pages' "refused, nothing changed" checks). */
+export async function tenantState(db: TestApp['db'], tenantId: string) {
+  const q = (sql: string) => db.query(sql, [tenantId]);
+  return {
+    tenant: await q(`SELECT allowed_origins, link_domains, updated_at FROM tenants WHERE id = $1`),
+    keys: await q(`SELECT id, revoked_at FROM tenant_keys WHERE tenant_id = $1 ORDER BY id`),
+    webhook: await q(
+      `SELECT url, events, enabled, secret_sealed, previous_secret_sealed, updated_at
+         FROM webhook_endpoints WHERE tenant_id = $1`,
+    ),
+    bonuses: await q(`SELECT id, status, reason FROM bonuses WHERE tenant_id = $1 ORDER BY id`),
+    events: await q(`SELECT count(*)::int AS n FROM events WHERE tenant_id = $1`),
+    audit: await q(`SELECT count(*)::int AS n FROM audit_log WHERE tenant_id = $1`),
+    deliveries: await q(
+      `SELECT event_id, status, attempts FROM webhook_deliveries WHERE tenant_id = $1 ORDER BY event_id`,
+    ),
+    attempts: await q(`SELECT count(*)::int AS n FROM webhook_attempts WHERE tenant_id = $1`),
+  };
+}
+
 export function adminPagesSuite(options: { ownerWork?: boolean } = {}) {
   const s = {} as {
     suite: BrowserSuite;
@@ -96,27 +116,7 @@ export function adminPagesSuite(options: { ownerWork?: boolean } = {}) {
     expect(settled).toBe(true);
   }
 
-  /** Everything an action could change for a tenant. */
-  async function stateOf(tenantId: string) {
-    const q = (sql: string) => s.t.db.query(sql, [tenantId]);
-    return {
-      tenant: await q(
-        `SELECT allowed_origins, link_domains, updated_at FROM tenants WHERE id = $1`,
-      ),
-      keys: await q(`SELECT id, revoked_at FROM tenant_keys WHERE tenant_id = $1 ORDER BY id`),
-      webhook: await q(
-        `SELECT url, events, enabled, secret_sealed, previous_secret_sealed, updated_at
-           FROM webhook_endpoints WHERE tenant_id = $1`,
-      ),
-      bonuses: await q(`SELECT id, status, reason FROM bonuses WHERE tenant_id = $1 ORDER BY id`),
-      events: await q(`SELECT count(*)::int AS n FROM events WHERE tenant_id = $1`),
-      audit: await q(`SELECT count(*)::int AS n FROM audit_log WHERE tenant_id = $1`),
-      deliveries: await q(
-        `SELECT event_id, status, attempts FROM webhook_deliveries WHERE tenant_id = $1 ORDER BY event_id`,
-      ),
-      attempts: await q(`SELECT count(*)::int AS n FROM webhook_attempts WHERE tenant_id = $1`),
-    };
-  }
+  const stateOf = (tenantId: string) => tenantState(s.t.db, tenantId);
 
   /** Every action route of the organisation with a plausible form for it. */
   async function actionRoutes(csrf: string): Promise<[string, [string, string][]][]> {

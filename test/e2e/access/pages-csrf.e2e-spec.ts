@@ -15,6 +15,7 @@ import { type HttpsReceiver, startHttpsReceiver } from '../../utils/https-receiv
 import { formTicket, hiddenField, orgCsrf, orgSignIn } from '../../utils/pages-http';
 import { type SmtpCatcher, startSmtpCatcher } from '../../utils/smtp-catcher';
 import { newRunId } from '../../utils/test-env';
+import { tenantState } from '../../utils/admin-pages-suite';
 
 type Fields = [string, string][];
 
@@ -168,27 +169,7 @@ describe('HTML pages refuse forged and non-form posts (docs/security.md)', () =>
     return { status: res.status, type: res.headers.get('content-type') ?? '', res };
   }
 
-  /** Everything an admin action could change for the tenant. */
-  async function stateOf(tenantId: string) {
-    const q = (sql: string) => app().db.query(sql, [tenantId]);
-    return {
-      tenant: await q(
-        `SELECT allowed_origins, link_domains, updated_at FROM tenants WHERE id = $1`,
-      ),
-      keys: await q(`SELECT id, revoked_at FROM tenant_keys WHERE tenant_id = $1 ORDER BY id`),
-      webhook: await q(
-        `SELECT url, events, enabled, secret_sealed, previous_secret_sealed, updated_at
-           FROM webhook_endpoints WHERE tenant_id = $1`,
-      ),
-      bonuses: await q(`SELECT id, status, reason FROM bonuses WHERE tenant_id = $1 ORDER BY id`),
-      events: await q(`SELECT count(*)::int AS n FROM events WHERE tenant_id = $1`),
-      audit: await q(`SELECT count(*)::int AS n FROM audit_log WHERE tenant_id = $1`),
-      deliveries: await q(
-        `SELECT event_id, status, attempts FROM webhook_deliveries WHERE tenant_id = $1 ORDER BY event_id`,
-      ),
-      attempts: await q(`SELECT count(*)::int AS n FROM webhook_attempts WHERE tenant_id = $1`),
-    };
-  }
+  const stateOf = (tenantId: string) => tenantState(app().db, tenantId);
 
   /** Every admin action with a plausible form for it, carrying the session's real token. */
   async function actions(): Promise<[string, Fields][]> {
