@@ -8,9 +8,8 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { entryArgs, ROOT } from './service-entry';
 
-const REPO_ROOT = resolve(__dirname, '..', '..');
 /** Kept per child for error messages: enough to show why a worker did not come up. */
 const OUTPUT_LIMIT = 64 * 1024;
 const PID_LINE = /^@@child-pid (\d+)\n/m;
@@ -73,7 +72,7 @@ export class ManagedChild {
   ) {
     installExitHook();
     this.shell = spawn('sh', ['-c', WATCHDOG, 'sh', String(process.pid), command, ...args], {
-      cwd: REPO_ROOT,
+      cwd: ROOT,
       env: Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -258,16 +257,15 @@ export class PrivateRedis {
 }
 
 /**
- * Starts `node -r ts-node/register/transpile-only src/main.ts` with exactly `env` (plus PATH and
- * HOME), i.e. a real worker process of the service when PROCESS_ROLE=worker.
+ * Starts the service (`src/main.ts`, built or through ts-node: ./service-entry.ts) with exactly
+ * `env` (plus PATH and HOME), i.e. a real worker process of the service when PROCESS_ROLE=worker.
  */
 export function spawnService(name: string, env: NodeJS.ProcessEnv): ManagedChild {
-  return new ManagedChild(
-    name,
-    process.execPath,
-    ['-r', 'ts-node/register/transpile-only', 'src/main.ts'],
-    { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-  );
+  return new ManagedChild(name, process.execPath, entryArgs('main'), {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    ...env,
+  });
 }
 
 /** Spawns a worker process (PROCESS_ROLE=worker) at once; LOG_LEVEL=info for its start line. */

@@ -1,46 +1,17 @@
 // The operator CLI (`npm run cli -- tenant:create …`) run for real as a child process against this
 // run's database, and the key it prints used against the real app.
-import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
 import { createTenant, uniqueSlug } from '../../factories/tenants.factory';
 import { createTestApp, TestApp } from '../../utils/create-test-app';
-import { testEnv } from '../../utils/test-env';
+import { type CliResult, runCli } from '../../utils/service-entry';
 
-// ts-node compiles the whole AppModule on every start: seconds each, far more on a busy machine.
+// A CLI start from the sources (ts-node) takes seconds, far more on a busy machine.
 jest.setTimeout(60_000);
-
-const ROOT = resolve(__dirname, '../../..');
-
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      ['-r', 'ts-node/register/transpile-only', 'src/cli.ts', ...args],
-      {
-        cwd: ROOT,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, ...testEnv(), ...env },
-        timeout: 140_000,
-        maxBuffer: 1024 * 1024,
-      },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-        done({ code, stdout, stderr });
-      },
-    );
-  });
-}
 
 describe('CLI tenant:create', () => {
   let t: TestApp;
   const slug = uniqueSlug('cli');
   let taken: string;
-  // The runs are independent, so they start together: each pays the ts-node start-up once, in
+  // The runs are independent, so they start together: each pays the start-up once, in
   // parallel, and every test awaits its own.
   let runs: Record<'created' | 'taken' | 'noSlug' | 'invalid', Promise<CliResult>>;
 

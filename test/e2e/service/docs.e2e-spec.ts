@@ -43,6 +43,7 @@ import { createTestApp, type TestApp } from '../../utils/create-test-app';
 import { Bindings, type DocStep, docSteps, matchAnswer, valueAt } from '../../utils/docs-markdown';
 import { freePort } from '../../utils/processes';
 import { type SmtpCatcher, startSmtpCatcher } from '../../utils/smtp-catcher';
+import { entryArgs } from '../../utils/service-entry';
 import { TEST_DATABASE_SERVER, testEnv } from '../../utils/test-env';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -174,14 +175,14 @@ describe('docs as tests', () => {
         2,
       ),
     );
-    // The CLI, run for real (ts-node, as `npm run cli` does) against the service's database.
+    // The CLI, run for real (../../utils/service-entry.ts) against the service's database.
     const cliEnv = Object.entries({ ...serviceEnv, PATH: process.env.PATH, HOME: process.env.HOME })
       .filter(([, v]) => v !== undefined)
       .map(([k, v]) => `${k}=${quote(v!)}`)
       .join(' ');
     writeFileSync(
       join(control, 'cli.sh'),
-      `#!/bin/sh\ncd ${quote(ROOT)} && exec env -i ${cliEnv} ${quote(process.execPath)} -r ts-node/register/transpile-only src/cli.ts "$@"\n`,
+      `#!/bin/sh\ncd ${quote(ROOT)} && exec env -i ${cliEnv} ${quote(process.execPath)} ${entryArgs('cli').join(' ')} "$@"\n`,
       { mode: 0o755 },
     );
   });

@@ -4,8 +4,6 @@
 // bodies on the HTML pages; the CLI. Each is a 4xx (a problem document on the JSON APIs, an HTML
 // page on the pages), never a 500. The OpenAPI fuzz battery (fuzz-openapi.e2e-spec.ts) covers
 // the same classes at random; these are the findings, pinned.
-import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Response } from 'supertest';
 import { EmbedTokenService } from '../../../src/access/embed-token.service';
@@ -14,7 +12,7 @@ import { createTenant, TestTenant } from '../../factories/tenants.factory';
 import { upsertUser, UpsertedUser } from '../../factories/users.factory';
 import { createTestApp, TestApp } from '../../utils/create-test-app';
 import { orgSignIn } from '../../utils/pages-http';
-import { testEnv } from '../../utils/test-env';
+import { runCli } from '../../utils/service-entry';
 
 jest.setTimeout(90_000);
 
@@ -470,32 +468,18 @@ describe('hostile input', () => {
 
   describe('the CLI', () => {
     it('refuses control characters in its arguments with exit code 2', async () => {
-      const result = await new Promise<{ code: number | null; stderr: string }>((done) =>
-        execFile(
-          process.execPath,
-          [
-            '-r',
-            'ts-node/register/transpile-only',
-            'src/cli.ts',
-            'tenant:create',
-            '--slug',
-            'cli-hostile',
-            '--name',
-            'Acme\u001b[2J',
-            '--origin',
-            'https://acme.example',
-          ],
-          {
-            cwd: resolve(__dirname, '../../..'),
-            env: { PATH: process.env.PATH, HOME: process.env.HOME, ...testEnv() },
-            timeout: 80_000,
-          },
-          (error, _stdout, stderr) =>
-            done({
-              code: error ? (typeof error.code === 'number' ? error.code : null) : 0,
-              stderr,
-            }),
-        ),
+      const result = await runCli(
+        [
+          'tenant:create',
+          '--slug',
+          'cli-hostile',
+          '--name',
+          'Acme\u001b[2J',
+          '--origin',
+          'https://acme.example',
+        ],
+        {},
+        80_000,
       );
       expect(result.code).toBe(2);
       expect(result.stderr).toContain('--name: must not contain control characters');

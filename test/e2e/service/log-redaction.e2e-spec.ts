@@ -17,6 +17,7 @@ import type { TestApp } from '../../utils/create-test-app';
 import { cookieValue, formTicket, hiddenField, orgCsrf } from '../../utils/pages-http';
 import { ManagedChild } from '../../utils/processes';
 import { type SmtpCatcher, startSmtpCatcher } from '../../utils/smtp-catcher';
+import { entryArgs } from '../../utils/service-entry';
 import { testEnv } from '../../utils/test-env';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -58,11 +59,7 @@ describe('the access log holds no credential (docs/security.md)', () => {
     service = new ManagedChild(
       'service (log redaction)',
       'sh',
-      [
-        '-c',
-        `exec "${process.execPath}" -r ts-node/register/transpile-only src/main.ts > "$0" 2>&1`,
-        logFile,
-      ],
+      ['-c', `exec "${process.execPath}" ${entryArgs('main').join(' ')} > "$0" 2>&1`, logFile],
       env,
     );
     const deadline = Date.now() + 90_000;

@@ -1,37 +1,15 @@
 // docs/import-export.md: `npm run cli -- import --tenant <slug> FILE` run for real as a child process against
 // this run's database: it shows its progress on stderr and prints the finished import on stdout.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createTenant } from '../../factories/tenants.factory';
 import { networkOf } from '../../factories/transfer.factory';
 import { createTestApp, TestApp } from '../../utils/create-test-app';
-import { testEnv } from '../../utils/test-env';
+import { runCli } from '../../utils/service-entry';
 
-// ts-node compiles the whole AppModule on every start: seconds each, far more on a busy machine.
+// A CLI start from the sources (ts-node) takes seconds, far more on a busy machine.
 jest.setTimeout(400_000);
-
-const ROOT = resolve(__dirname, '../../..');
-
-function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      ['-r', 'ts-node/register/transpile-only', 'src/cli.ts', ...args],
-      {
-        cwd: ROOT,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, ...testEnv() },
-        timeout: 380_000,
-        maxBuffer: 4 * 1024 * 1024,
-      },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-        done({ code, stdout, stderr });
-      },
-    );
-  });
-}
 
 describe('CLI import', () => {
   let t: TestApp;
@@ -55,9 +33,9 @@ describe('CLI import', () => {
     const bad = join(dir, 'bad.csv');
     writeFileSync(bad, 'external_id,referrer_external_id\nx1,\nx2,ghost\n');
     const [ok, failed, usage] = await Promise.all([
-      runCli(['import', '--tenant', tenant.slug, good]),
-      runCli(['import', '--tenant', tenant.slug, bad]),
-      runCli(['import', good]),
+      runCli(['import', '--tenant', tenant.slug, good], {}, 380_000),
+      runCli(['import', '--tenant', tenant.slug, bad], {}, 380_000),
+      runCli(['import', good], {}, 380_000),
     ]);
     expect(ok.stderr).toMatch(/import (staging|checking|tree|writing|succeeded) \[[=\- ]*\] \d+%/);
     expect(ok.stderr).toMatch(/succeeded .*100% \| 5000 rows/);

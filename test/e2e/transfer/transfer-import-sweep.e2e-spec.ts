@@ -13,9 +13,10 @@ import { ImportsService } from '../../../src/transfer/imports.service';
 import { createTenant } from '../../factories/tenants.factory';
 import { waitForImport } from '../../factories/transfer.factory';
 import { createTestApp, TestApp } from '../../utils/create-test-app';
+import { entryArgs } from '../../utils/service-entry';
 import { testEnv } from '../../utils/test-env';
 
-// ts-node compiles the whole AppModule on every CLI start: seconds, far more on a busy machine.
+// A CLI start from the sources (ts-node) takes seconds, far more on a busy machine.
 jest.setTimeout(400_000);
 
 const ROOT = resolve(__dirname, '../../..');
@@ -77,15 +78,7 @@ describe('abandoned imports', () => {
       ]);
       child = execFile(
         process.execPath,
-        [
-          '-r',
-          'ts-node/register/transpile-only',
-          'src/cli.ts',
-          'import',
-          '--tenant',
-          tenant.slug,
-          file,
-        ],
+        [...entryArgs('cli'), 'import', '--tenant', tenant.slug, file],
         { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...testEnv() } },
       );
       const exited = once(child, 'exit');
