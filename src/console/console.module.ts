@@ -3,18 +3,16 @@ import { OrgPageGuard } from '../admin-pages/org-page.guard';
 import { PageFormGuard, PageSecurity } from '../common/http/page-security';
 import { OverviewPagesController } from './overview/overview.controller';
 import { PartnersAdminController } from './partners/partners-admin.controller';
-import {
-  PartnersCsvController,
-  PartnersPagesController,
-} from './partners/partners-pages.controller';
+import { PartnersCsvController } from './partners/partners-csv.controller';
+import { PartnersPagesController } from './partners/partners-pages.controller';
 import { PartnersRepository } from './partners/partners.repository';
 import { PartnersService } from './partners/partners.service';
 import { ConsoleRecordsModule } from './records.module';
 import {
   PayoutListsCsvController,
   PayoutsCsvPagesController,
-  PayoutsPagesController,
-} from './payouts/payouts-pages.controller';
+} from './payouts/payouts-csv.controller';
+import { PayoutsPagesController } from './payouts/payouts-pages.controller';
 import { ProgramPagesController } from './program/program-pages.controller';
 import { StatsAdminController } from './stats/stats-admin.controller';
 import { StatsRepository } from './stats/stats.repository';

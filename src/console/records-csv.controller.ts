@@ -1,11 +1,6 @@
 import { Res } from '@nestjs/common';
 import type { Response } from 'express';
-import {
-  Org,
-  type ConsoleCtx,
-  OrgDownloadsController,
-  OrgView,
-} from '../admin-pages/org-page.guard';
+import { Org, type ConsoleCtx, OrgDownloadsController, OrgView } from './org-page';
 import { sendFilteredCsv } from '../common/pages/console/lists';
 import { PageQuery } from '../common/http/single-query-values.pipe';
 import { CONVERSION_FILTERS, ListConversionsQueryDto } from './conversions/conversions.dto';

@@ -35,14 +35,8 @@ export class LostInsertRace extends Error {}
 @Injectable()
 export class MemberImportService {
   /** Applies staged rows on `client`, inside its transaction (applyStaged below). */
-  applyStaged(
-    client: PoolClient,
-    tenantId: string,
-    staging: string,
-    maxErrors: number,
-    onPhase: (phase: ApplyPhase) => Promise<void>,
-  ): Promise<ApplyResult> {
-    return applyStaged(client, tenantId, staging, maxErrors, onPhase);
+  applyStaged(...args: Parameters<typeof applyStaged>): Promise<ApplyResult> {
+    return applyStaged(...args);
   }
 }
 

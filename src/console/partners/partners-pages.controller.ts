@@ -1,20 +1,10 @@
-import { HttpCode, Param, Post, Res } from '@nestjs/common';
-import { plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
-import type { Response } from 'express';
-import {
-  Org,
-  OrgAction,
-  type ConsoleCtx,
-  OrgDownloadsController,
-  OrgPagesController,
-  OrgView,
-} from '../../admin-pages/org-page.guard';
+import { HttpCode, Param, Post } from '@nestjs/common';
+import { Org, OrgAction, type ConsoleCtx, OrgPagesController, OrgView } from '../org-page';
 import { PageQuery } from '../../common/http/single-query-values.pipe';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
 import { UsersService } from '../../members/users.service';
 import { ConsoleDocs } from '../console.openapi';
-import { parseList, csvHeaders } from '../../common/pages/console/lists';
+import { parseList } from '../../common/pages/console/lists';
 import { ListPartnersQueryDto } from './partners.dto';
 import { PartnersService } from './partners.service';
 import { partnerPage, partnersPage } from './partners.views';
@@ -75,37 +65,5 @@ export class PartnersPagesController {
     const member = await this.users.setActive(org.tenant.id, userId, active, org.actor);
     const back = `/org/${org.tenant.slug}/partners/${encodeURIComponent(member.user_id)}`;
     return new Redirect(withQuery(back, { notice: active ? 'activated' : 'deactivated' }));
-  }
-}
-
-/** `/org/:slug/partners.csv`: the list with the page's search and sort, streamed. */
-@OrgDownloadsController()
-export class PartnersCsvController {
-  constructor(private readonly partners: PartnersService) {}
-
-  @OrgView('partners.csv')
-  @ConsoleDocs.partnersCsv()
-  async csv(
-    @Org() org: ConsoleCtx,
-    @PageQuery() query: Record<string, string>,
-    @Res() res: Response,
-  ): Promise<void> {
-    const dto = plainToInstance(ListPartnersQueryDto, {
-      q: query.q || undefined,
-      sort: query.sort || undefined,
-    });
-    if (validateSync(dto, { whitelist: true }).length) {
-      res.status(400).type('text/plain').send('Bad search or sort.');
-      return;
-    }
-    const { stream, done } = await this.partners.csv(org.tenant.id, dto);
-    csvHeaders(res, `partners-${org.tenant.slug}.csv`);
-    stream.on('error', (error: Error) => {
-      done(error);
-      res.destroy(error);
-    });
-    stream.on('end', () => done());
-    res.on('close', () => done());
-    stream.pipe(res);
   }
 }

@@ -1,15 +1,7 @@
-import { HttpCode, Param, Post, Res } from '@nestjs/common';
+import { HttpCode, Param, Post } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { IsString, Length } from 'class-validator';
-import type { Response } from 'express';
-import {
-  Org,
-  OrgAction,
-  type ConsoleCtx,
-  OrgDownloadsController,
-  OrgPagesController,
-  OrgView,
-} from '../../admin-pages/org-page.guard';
+import { Org, OrgAction, type ConsoleCtx, OrgPagesController, OrgView } from '../org-page';
 import { ValidationFailedError } from '../../common/errors/domain-error';
 import { PageQueryDto } from '../../common/http/pagination.dto';
 import { PageQuery } from '../../common/http/single-query-values.pipe';
@@ -23,14 +15,7 @@ import {
 import { withPayoutDefaults } from '../../tenants/payout-settings';
 import { PayoutsCsvService } from '../../payouts/payouts-csv.service';
 import { PayoutsService } from '../../payouts/payouts.service';
-import { ExportsService } from '../../transfer/exports.service';
-import {
-  Conditions,
-  refusal,
-  sendCsv,
-  sendListCsv,
-  csvHeaders,
-} from '../../common/pages/console/lists';
+import { refusal } from '../../common/pages/console/lists';
 import { PayoutsProgramDocs } from '../payouts-program.openapi';
 import { PartnersService } from '../partners/partners.service';
 import { PAYOUT_TEXTS } from './payouts.i18n';
@@ -213,62 +198,5 @@ export class PayoutsPagesController {
       },
       shown,
     );
-  }
-}
-
-/** `/org/:slug/payouts/runs/:run_id.csv`: the run's mass-payout file, as the Admin API's. */
-@OrgDownloadsController('payouts/runs')
-export class PayoutsCsvPagesController {
-  constructor(private readonly csv: PayoutsCsvService) {}
-
-  @OrgView(':run_id.csv')
-  @PayoutsProgramDocs.runCsv()
-  async runCsv(
-    @Org() org: ConsoleCtx,
-    @Param('run_id') runId: string,
-    @Res() res: Response,
-  ): Promise<void> {
-    const body = await this.csv.runCsv(org.tenant.id, runId);
-    csvHeaders(res, `payouts-${runId}.csv`);
-    res.send(body);
-  }
-}
-
-/**
- * The CSV links of the payouts page's two lists, streamed as the other lists' are (the transfer
- * exports, src/transfer/exports.service.ts): `/org/:slug/payouts.csv?run=&status=&user=` is the
- * `payouts` export with the payouts list's filters; `/org/:slug/payout-runs.csv` every run.
- */
-@OrgDownloadsController()
-export class PayoutListsCsvController {
-  constructor(private readonly exports: ExportsService) {}
-
-  @OrgView('payouts.csv')
-  @PayoutsProgramDocs.payoutsCsv()
-  async payouts(
-    @Org() org: ConsoleCtx,
-    @PageQuery() query: Record<string, string>,
-    @Res() res: Response,
-  ): Promise<void> {
-    const dto = plainToInstance(ListPayoutsQueryDto, {
-      run_id: query.run || undefined,
-      status: query.status || undefined,
-      user_id: query.user || undefined,
-    });
-    const error = refusal(dto);
-    await sendListCsv(res, `payouts-${org.tenant.slug}.csv`, error ? { error } : { dto }, (d) => {
-      const cond = new Conditions()
-        .add('p.run_id = ?', d.run_id)
-        .add('p.status = ?', d.status)
-        .add('(p.service_user_id = ? OR p.member_id = ?)', d.user_id);
-      return this.exports.stream(org.tenant.id, 'payouts', { sql: cond.sql, params: cond.params });
-    });
-  }
-
-  @OrgView('payout-runs.csv')
-  @PayoutsProgramDocs.runsCsv()
-  async runs(@Org() org: ConsoleCtx, @Res() res: Response): Promise<void> {
-    const stream = await this.exports.stream(org.tenant.id, 'payout_runs');
-    sendCsv(res, `payout-runs-${org.tenant.slug}.csv`, stream);
   }
 }

@@ -28,30 +28,25 @@ export class EmbedReadModel1795260563118 implements MigrationInterface {
 
     // Statement-level triggers over transition tables: one upsert per statement, in one global
     // key order, so concurrent sweeps and approvals never lock balance rows in opposite orders.
-    await queryRunner.query(`
-      CREATE FUNCTION bonus_balance_insert() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        INSERT INTO member_balances AS b (tenant_id, member_id, currency, pending_kopecks, cleared_kopecks)
-        SELECT tenant_id, member_id, currency,
+    await queryRunner.query(
+      balanceUpsert(
+        'bonus_balance_insert',
+        `SELECT tenant_id, member_id, currency,
                sum(CASE WHEN status = 'pending' THEN amount_kopecks ELSE 0 END),
                sum(CASE WHEN status = 'approved' THEN amount_kopecks ELSE 0 END)
           FROM new_rows WHERE status IN ('pending', 'approved')
          GROUP BY tenant_id, member_id, currency
-         ORDER BY tenant_id, member_id, currency
-        ON CONFLICT (tenant_id, member_id, currency) DO UPDATE
-          SET pending_kopecks = b.pending_kopecks + EXCLUDED.pending_kopecks,
-              cleared_kopecks = b.cleared_kopecks + EXCLUDED.cleared_kopecks;
-        RETURN NULL;
-      END $$`);
+         ORDER BY tenant_id, member_id, currency`,
+      ),
+    );
     await queryRunner.query(
       `CREATE TRIGGER trg_bonuses_balance_insert AFTER INSERT ON bonuses
          REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION bonus_balance_insert()`,
     );
-    await queryRunner.query(`
-      CREATE FUNCTION bonus_balance_update() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        INSERT INTO member_balances AS b (tenant_id, member_id, currency, pending_kopecks, cleared_kopecks)
-        SELECT n.tenant_id, n.member_id, n.currency,
+    await queryRunner.query(
+      balanceUpsert(
+        'bonus_balance_update',
+        `SELECT n.tenant_id, n.member_id, n.currency,
                sum((CASE WHEN n.status = 'pending' THEN n.amount_kopecks ELSE 0 END)
                  - (CASE WHEN o.status = 'pending' THEN o.amount_kopecks ELSE 0 END)),
                sum((CASE WHEN n.status = 'approved' THEN n.amount_kopecks ELSE 0 END)
@@ -59,12 +54,9 @@ export class EmbedReadModel1795260563118 implements MigrationInterface {
           FROM new_rows n JOIN old_rows o ON o.tenant_id = n.tenant_id AND o.id = n.id
          WHERE n.status IS DISTINCT FROM o.status
          GROUP BY n.tenant_id, n.member_id, n.currency
-         ORDER BY n.tenant_id, n.member_id, n.currency
-        ON CONFLICT (tenant_id, member_id, currency) DO UPDATE
-          SET pending_kopecks = b.pending_kopecks + EXCLUDED.pending_kopecks,
-              cleared_kopecks = b.cleared_kopecks + EXCLUDED.cleared_kopecks;
-        RETURN NULL;
-      END $$`);
+         ORDER BY n.tenant_id, n.member_id, n.currency`,
+      ),
+    );
     await queryRunner.query(
       `CREATE TRIGGER trg_bonuses_balance_update AFTER UPDATE ON bonuses
          REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
@@ -121,4 +113,21 @@ export class EmbedReadModel1795260563118 implements MigrationInterface {
     await queryRunner.query(`ALTER TABLE "members" DROP COLUMN "downline_count"`);
     await queryRunner.query(`DROP TABLE "member_balances"`);
   }
+}
+
+/**
+ * A statement-level trigger function that adds what `select` sums per member and currency
+ * (pending, cleared) to the member's balance rows, in one upsert.
+ */
+function balanceUpsert(name: string, select: string): string {
+  return `
+      CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO member_balances AS b (tenant_id, member_id, currency, pending_kopecks, cleared_kopecks)
+        ${select}
+        ON CONFLICT (tenant_id, member_id, currency) DO UPDATE
+          SET pending_kopecks = b.pending_kopecks + EXCLUDED.pending_kopecks,
+              cleared_kopecks = b.cleared_kopecks + EXCLUDED.cleared_kopecks;
+        RETURN NULL;
+      END $$`;
 }
