@@ -11,6 +11,11 @@ const tsJest = [
 module.exports = {
   // Project-level testTimeout is ignored by Jest: the e2e budget is set here for both.
   testTimeout: 30000,
+  // Two files at once by default, even on two cores: most of an end-to-end file's time is spent
+  // waiting (on PostgreSQL, Redis, a browser, a child process). Each worker has its own copy of
+  // the run's database and its own Bull prefix (test/utils/global-setup.ts); TEST_WORKERS=1 runs
+  // the files one by one.
+  maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
   projects: [
     {
       displayName: 'unit',
@@ -27,6 +32,7 @@ module.exports = {
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
       transform: { '^.+\\.tsx?$': tsJest },
       globalSetup: '<rootDir>/test/utils/global-setup.ts',
+      setupFiles: ['<rootDir>/test/utils/worker-env.ts'],
       globalTeardown: '<rootDir>/test/utils/global-teardown.ts',
     },
   ],

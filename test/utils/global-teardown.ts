@@ -9,7 +9,14 @@ export default async function globalTeardown(): Promise<void> {
     const name = new URL(url).pathname.slice(1);
     const admin = new Client({ connectionString: `${TEST_DATABASE_SERVER}/postgres` });
     await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
+    // The run's database and the copies of its other workers (global-setup.ts).
+    const { rows } = await admin.query<{ datname: string }>(
+      `SELECT datname FROM pg_database WHERE datname = $1 OR datname LIKE $1 || '\\_w%'`,
+      [name],
+    );
+    for (const { datname } of rows) {
+      await admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(datname)} WITH (FORCE)`);
+    }
     await admin.end();
   }
   const prefix = process.env.TEST_QUEUE_PREFIX;

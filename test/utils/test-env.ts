@@ -24,6 +24,11 @@ export function testEnv(): NodeJS.ProcessEnv {
   };
 }
 
+/** The database of Jest worker `worker` (2, 3, …): a copy of the run's database `name`. */
+export function workerDatabaseName(name: string, worker: number): string {
+  return `${name}_w${worker}`;
+}
+
 export function newRunId(): string {
   return `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
 }
