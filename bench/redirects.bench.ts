@@ -4,7 +4,8 @@
  * by ClickCounter) and answers 302 with `ref` added. The benchmark
  * compares it with the floor of what any Node HTTP server can do on this machine: a node:http
  * server answering a static 302 with a Location of the same length. Target: the service reaches
- * at least half the static server's requests per second (ratio ≥ 0.5).
+ * at least half the static server's requests per second (ratio ≥ 0.5) in the median of BENCH_ROUNDS
+ * (3) alternating rounds.
  *
  * Run: npm run bench:redirects. Needs PostgreSQL and Redis (bench/harness.ts); creates and
  * drops its own database; exits 1 only if it crashes.
@@ -20,6 +21,7 @@ import { autocannonJson, machineLine, postJson, runBenchmark, verdict } from './
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const TARGET_RATIO = 0.5;
 /** At least this share of the 302s autocannon counted must show up in deeplinks.clicks_count. */
 const CLICKS_FLOOR = 0.99;
@@ -135,19 +137,31 @@ runBenchmark(
     // Let requests still in flight at the warm-up's deadline finish before counting.
     await new Promise((r) => setTimeout(r, 500));
 
-    await app.get(ClickCounter).flush();
-    const clicksBefore = await clicks();
-    log(`measuring GET /s/${code}: ${DURATION_S}s, ${CONNECTIONS} connections`);
-    const service = await measured(`${base}/s/${code}`);
-    await new Promise((r) => setTimeout(r, 500));
-    await app.get(ClickCounter).flush(); // what the timer would write within CLICK_FLUSH_MS
-    const recorded = (await clicks()) - clicksBefore;
-    log(`measuring the static node:http 302: ${DURATION_S}s, ${CONNECTIONS} connections`);
-    const floor = await measured(baselineUrl);
-
-    const ratio = service.requests.average / floor.requests.average;
-    const redirects = count302(service);
-    const row = (name: string, r: CannonResult & { cpuMsPerRequest: number }) =>
+    // The two sides alternate for ROUNDS rounds and the verdict is the median round's ratio: a
+    // noisy moment on a shared machine hits one round of one side instead of deciding the result.
+    type Measured = CannonResult & { cpuMsPerRequest: number };
+    const rounds: { service: Measured; floor: Measured; ratio: number }[] = [];
+    let recorded = 0;
+    let redirects = 0;
+    for (let round = 1; round <= ROUNDS; round++) {
+      await app.get(ClickCounter).flush();
+      const clicksBefore = await clicks();
+      log(`round ${round}/${ROUNDS}: GET /s/${code}, ${DURATION_S}s, ${CONNECTIONS} connections`);
+      const service = await measured(`${base}/s/${code}`);
+      await new Promise((r) => setTimeout(r, 500));
+      await app.get(ClickCounter).flush(); // what the timer would write within CLICK_FLUSH_MS
+      recorded += (await clicks()) - clicksBefore;
+      redirects += count302(service);
+      log(`round ${round}/${ROUNDS}: the static node:http 302, ${DURATION_S}s`);
+      const floor = await measured(baselineUrl);
+      rounds.push({ service, floor, ratio: service.requests.average / floor.requests.average });
+    }
+    // Up to one request per connection in flight at each round's deadline, counted by the
+    // service but not by autocannon.
+    const slack = CONNECTIONS * ROUNDS;
+    const ratios = rounds.map((r) => r.ratio);
+    const ratio = ratios.slice().sort((a, b) => a - b)[Math.floor(ratios.length / 2)];
+    const row = (name: string, r: Measured) =>
       [
         name.padEnd(30),
         r.requests.average.toFixed(0).padStart(8),
@@ -166,18 +180,21 @@ runBenchmark(
       [
         '',
         `GET /s/:code (website link: lookup, click recorded, 302 with ref) against a static node:http 302,`,
-        `autocannon ${CONNECTIONS} connections × ${DURATION_S}s each after ${WARMUP_S}s warm-up; Location ${location.length} characters`,
+        `autocannon ${CONNECTIONS} connections × ${DURATION_S}s, ${ROUNDS} rounds alternating, after ${WARMUP_S}s warm-up; Location ${location.length} characters`,
         `machine: ${machineLine()}`,
         '',
         header,
-        row('service GET /s/:code', service),
-        row('static node:http 302', floor),
+        ...rounds.flatMap((r, i) => [
+          row(`service GET /s/:code, round ${i + 1}`, r.service),
+          row(`static node:http 302, round ${i + 1}`, r.floor),
+        ]),
         '',
-        `service ÷ static (req/s): ${ratio.toFixed(3)}  target ≥ ${TARGET_RATIO}  ${verdict(ratio >= TARGET_RATIO)}`,
+        `service ÷ static (req/s) by round: ${ratios.map((r) => r.toFixed(3)).join(', ')}`,
+        `service ÷ static (req/s), median round: ${ratio.toFixed(3)}  target ≥ ${TARGET_RATIO}  ${verdict(ratio >= TARGET_RATIO)}`,
         `clicks recorded during the run: ${recorded}; 302 responses counted: ${redirects}; ` +
           `recorded ÷ counted: ${redirects ? (recorded / redirects).toFixed(4) : 'n/a'}  ` +
-          `(expected ${redirects} … ${redirects + CONNECTIONS}, at least ${CLICKS_FLOOR * 100} %)  ` +
-          `${verdict(recorded >= redirects * CLICKS_FLOOR && recorded <= redirects + CONNECTIONS)}`,
+          `(expected ${redirects} … ${redirects + slack}, at least ${CLICKS_FLOOR * 100} %)  ` +
+          `${verdict(recorded >= redirects * CLICKS_FLOOR && recorded <= redirects + slack)}`,
         '',
       ].join('\n'),
     );
