@@ -1,9 +1,8 @@
-// How a test starts the service or its CLI as a real child process (docs/testing.md, "Child
-// processes"): from the build in dist/ when it is newer than every file in src/, which is the
-// case in CI (it builds before it tests); otherwise through ts-node on the sources, so a test run
-// after an edit never starts stale code. A built start takes about 2 s; ts-node compiles the
-// whole AppModule on every start (about 6 s, far more on a busy machine), and the suite starts
-// some sixty children.
+// How a test starts the service or its CLI as a real child process (README.md, "Tests"): from
+// the build in dist/ when it is newer than every file in src/, which is the case in CI (it builds
+// before it tests); otherwise through ts-node on the sources, so a test run after an edit never
+// starts stale code. A built start takes about 2 s; ts-node compiles the whole AppModule on every
+// start (about 6 s, far more on a busy machine), and the suite starts some sixty children.
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -15,7 +14,7 @@ export const ROOT = resolve(__dirname, '../..');
 let built: boolean | undefined;
 
 /** True when dist/ holds a build newer than every source file. */
-export function builtIsCurrent(): boolean {
+function builtIsCurrent(): boolean {
   if (built === undefined) {
     const stamp = join(ROOT, 'dist', 'main.js');
     built =
