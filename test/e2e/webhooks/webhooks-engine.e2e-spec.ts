@@ -214,7 +214,11 @@ describe('webhook engine: claims, refused statements and the sweeper', () => {
       const base = `https://localhost:${(server.address() as AddressInfo).port}`;
       const t = await app({
         PROCESS_ROLE: 'all',
-        WEBHOOK_TIMEOUT_MS: '1000',
+        // The receiver holds the first requests until all seven have come, and the events are
+        // made one by one meanwhile: on a busy machine that took over a second, so with a 1 s
+        // timeout the held requests timed out and were sent again. A's refused record is retried
+        // once its attempt's lock (2 × timeout + 1 s) lapses, well within the wait below.
+        WEBHOOK_TIMEOUT_MS: '3000',
         WEBHOOK_ENDPOINT_CONCURRENCY: '8',
         WEBHOOK_RETRY_DELAYS_MS: '300,300,300,300,300',
       });
