@@ -22,10 +22,10 @@ import {
   postForm,
   signIn,
 } from '../../utils/admin-pages-browser';
+import { violations } from '../../utils/axe';
 import { type BrowserSuite, startBrowserSuite } from '../../utils/browser-suite';
 
 const SHOTS = process.env.CONSOLE_SHOTS ?? '/tmp/console-shots2';
-const AXE = require.resolve('axe-core/axe.min.js');
 
 const VARIANTS = [
   { name: 'desktop-js', width: 1280, javaScriptEnabled: true },
@@ -579,24 +579,3 @@ describe('console payouts and program pages in a real browser (docs/payouts.md, 
     180_000,
   );
 });
-
-/** axe's WCAG 2 A/AA violations of the page as it is now, one line each. */
-async function violations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE });
-  const found = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (...a: unknown[]) => Promise<unknown> } }).axe;
-    const result = (await axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    })) as { violations: unknown[] };
-    return result.violations;
-  });
-  return (
-    found as {
-      id: string;
-      impact: string;
-      nodes: { target: unknown[]; failureSummary: string }[];
-    }[]
-  ).flatMap((v) =>
-    v.nodes.map((n) => `${v.id} (${v.impact}): ${JSON.stringify(n.target)} — ${n.failureSummary}`),
-  );
-}
