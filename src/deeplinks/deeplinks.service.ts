@@ -9,7 +9,13 @@ import type { TenantEntity } from '../tenants/tenant.entity';
 import { fillLinkTemplate } from '../tenants/link-templates';
 import { LOOKUP_TAKEN } from '../tenants/tenant-lookups';
 import { TenantsService } from '../tenants/tenants.service';
-import { isRefExpired, type RefClaims, signRef, verifyRef } from '../members/signed-ref';
+import {
+  clickRefSigner,
+  isRefExpired,
+  type RefClaims,
+  signRef,
+  verifyRef,
+} from '../members/signed-ref';
 import { InvalidRefError, RefExpiredError } from '../members/user.errors';
 import { UsersService } from '../members/users.service';
 import { ClickCounter } from './click-counter';
@@ -37,11 +43,17 @@ export type LinkDestination =
   | { kind: 'disabled'; link: DeeplinkEntity };
 
 /**
- * A cached redirect: the target with `ref=` put in its place (`before` + ref + `after`), so that a
- * click costs one HMAC and two concatenations, never a URL parse.
+ * A cached redirect: the target with `ref=` put in its place (`before` + ref + `after`), and the
+ * link's ref signer, so that a click costs one HMAC and two concatenations, never a URL parse.
  */
 type CachedDestination =
-  | { kind: 'redirect'; link: DeeplinkEntity; before: string; after: string }
+  | {
+      kind: 'redirect';
+      link: DeeplinkEntity;
+      before: string;
+      after: string;
+      ref: (clickedAt: number) => string;
+    }
   | Exclude<LinkDestination, { kind: 'redirect' }>;
 
 const REF_SLOT = 'REF-SLOT-0c5d2a';
@@ -159,12 +171,9 @@ export class DeeplinksService {
     if (destination.kind === 'disabled') return destination;
     this.clicks.record(destination.link);
     if (destination.kind !== 'redirect') return destination;
-    const ref = this.signedRef(destination.link, Date.now());
-    return {
-      kind: 'redirect',
-      link: destination.link,
-      location: destination.before + encodeURIComponent(ref) + destination.after,
-    };
+    // A ref is URL-safe as it is (signed-ref.ts).
+    const location = destination.before + destination.ref(Date.now()) + destination.after;
+    return { kind: 'redirect', link: destination.link, location };
   }
 
   private async load(code: string): Promise<CachedDestination | undefined> {
@@ -181,7 +190,9 @@ export class DeeplinksService {
     if (banned) destination = { kind: 'disabled', link };
     else if (target) {
       const [before, after] = withRef(target, REF_SLOT).split(REF_SLOT);
-      destination = { kind: 'redirect', link, before, after };
+      const claims = { t: link.tenantId, r: link.serviceUserId, d: link.id };
+      const ref = clickRefSigner(claims, this.config.refSigningSecret);
+      destination = { kind: 'redirect', link, before, after, ref };
     }
     this.destinations.set(code, destination);
     return destination;
@@ -207,17 +218,13 @@ export class DeeplinksService {
     return this.links.findByPromoCode(tenantId, promoCode);
   }
 
-  private signedRef(link: DeeplinkEntity, clickedAt?: number): string {
-    return signRef(
-      { t: link.tenantId, r: link.serviceUserId, d: link.id, c: clickedAt },
-      this.config.refSigningSecret,
-    );
-  }
-
   private toResponse(link: DeeplinkEntity, reused: boolean): ReferralLinkResponse {
     return {
       short_url: `${this.config.shortLinkBaseUrl}/${link.code}`,
-      signed_ref: this.signedRef(link),
+      signed_ref: signRef(
+        { t: link.tenantId, r: link.serviceUserId, d: link.id },
+        this.config.refSigningSecret,
+      ),
       deeplink_id: link.id,
       code: link.code,
       reused,

@@ -118,28 +118,13 @@ export class FastLanes {
     const queryAt = url.indexOf('?');
     const found = this.match(queryAt < 0 ? url : url.slice(0, queryAt));
     if (!found) return false;
-    const { trustProxy: trust, parseQuery } = this;
-    let ip: string | undefined;
-    let query: Record<string, unknown> | undefined;
     const call: LaneCall = {
       route: found.route,
       req,
       res,
       start: process.hrtime.bigint(),
       args: [],
-      lane: {
-        method: 'GET',
-        url,
-        headers: req.headers,
-        params: found.params,
-        // Both read only when a step needs them (a short link needs neither).
-        get query() {
-          return (query ??= parseQuery(queryAt < 0 ? '' : url.slice(queryAt + 1)));
-        },
-        get ip() {
-          return (ip ??= proxyaddr(req, trust));
-        },
-      },
+      lane: new LaneRequestOf(req, url, queryAt, found.params, this.trustProxy, this.parseQuery),
     };
     let answered: true | Promise<true>;
     try {
@@ -285,6 +270,40 @@ export class FastLanes {
       }
     }
     return routes;
+  }
+}
+
+/**
+ * The request as the lane's steps read it. The query and the client's address are worked out
+ * only when a step reads them (a short link needs neither). A class, not an object literal with
+ * getters: a literal's getters are new closures on every request, and with them V8 kept each
+ * request's objects past two scavenges (bench/README.md, "redirects").
+ */
+class LaneRequestOf implements LaneRequest {
+  readonly method = 'GET';
+  readonly headers: IncomingMessage['headers'];
+  private parsedQuery?: Record<string, unknown>;
+  private address?: string;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    readonly url: string,
+    private readonly queryAt: number,
+    readonly params: Record<string, string>,
+    private readonly trustProxy: Parameters<typeof proxyaddr>[1],
+    private readonly parseQuery: (query: string) => Record<string, unknown>,
+  ) {
+    this.headers = req.headers;
+  }
+
+  get query(): Record<string, unknown> {
+    return (this.parsedQuery ??= this.parseQuery(
+      this.queryAt < 0 ? '' : this.url.slice(this.queryAt + 1),
+    ));
+  }
+
+  get ip(): string {
+    return (this.address ??= proxyaddr(this.req, this.trustProxy));
   }
 }
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { createHmac } from 'node:crypto';
-import { type RefClaims, signRef, verifyRef } from './signed-ref';
+import { clickRefSigner, type RefClaims, signRef, verifyRef } from './signed-ref';
 
 /**
  * `signed_ref` (docs/embedding.md §4): `<base64url payload>.<base64url HMAC-SHA256>` naming the
@@ -47,6 +47,21 @@ describe('signRef / verifyRef', () => {
       fc.property(text, text, text, (t, r, d) => {
         const ref = signRef({ t, r, d }, SECRET);
         expect(verifyRef(ref, SECRET, t)).toEqual({ t, r, d });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('signs click-stamped refs as the JSON of all four claims, URL-safe as they are (property)', () => {
+    const text = fc.string({ unit: 'binary', minLength: 0, maxLength: 80 });
+    const clickedAt = fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER });
+    fc.assert(
+      fc.property(text, text, text, clickedAt, (t, r, d, c) => {
+        const ref = clickRefSigner({ t, r, d }, SECRET)(c);
+        expect(ref).toBe(macced(b64({ t, r, d, c })));
+        expect(ref).toBe(signRef({ t, r, d, c }, SECRET));
+        expect(encodeURIComponent(ref)).toBe(ref);
+        expect(verifyRef(ref, SECRET, t)).toEqual({ t, r, d, c });
       }),
       { numRuns: 300 },
     );

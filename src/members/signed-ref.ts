@@ -14,11 +14,32 @@ export interface RefClaims {
 /**
  * `signed_ref` (docs/embedding.md §4): `<base64url payload>.<base64url HMAC-SHA256>` under
  * REF_SIGNING_SECRET, naming the tenant, the referrer and the deeplink. Deterministic, so a reused
- * link carries the same ref.
+ * link carries the same ref. Both halves are base64url and the separator a dot: a ref needs no
+ * escaping in a URL.
  */
 export function signRef(claims: RefClaims, secret: string): string {
-  const fields = { t: claims.t, r: claims.r, d: claims.d, ...(claims.c ? { c: claims.c } : {}) };
-  const payload = Buffer.from(JSON.stringify(fields)).toString('base64url');
+  return claims.c ? clickRefSigner(claims, secret)(claims.c) : signed(linkJson(claims), secret);
+}
+
+/**
+ * Signs one link's ref stamped with each click's time (`/s/:code`): the link's claims are turned
+ * into JSON once, the click time appended per click. The payload is the same bytes `signRef`
+ * makes (`{"t":…,"r":…,"d":…,"c":…}`).
+ */
+export function clickRefSigner(
+  claims: Omit<RefClaims, 'c'>,
+  secret: string,
+): (clickedAt: number) => string {
+  const head = `${linkJson(claims).slice(0, -1)},"c":`;
+  return (clickedAt) => signed(`${head}${clickedAt}}`, secret);
+}
+
+function linkJson({ t, r, d }: Omit<RefClaims, 'c'>): string {
+  return JSON.stringify({ t, r, d });
+}
+
+function signed(json: string, secret: string): string {
+  const payload = Buffer.from(json).toString('base64url');
   return `${payload}.${mac(payload, secret)}`;
 }
 

@@ -7,18 +7,6 @@ import { type PageResult, Redirect } from './page';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const encodeUrl = require('encodeurl') as (url: string) => string;
 
-/** Locations repeat (a short link's target on every click): each is encoded once, up to 1,000. */
-const encoded = new Map<string, string>();
-function locationHeader(location: string): string {
-  let value = encoded.get(location);
-  if (value === undefined) {
-    if (encoded.size >= 1000) encoded.delete(encoded.keys().next().value as string);
-    value = encodeUrl(location);
-    encoded.set(location, value);
-  }
-  return value;
-}
-
 /**
  * The popup's page headers (docs/embedding.md): no framing, no caching, and a Content-Security-Policy that runs only
  * this response's nonce (plus, for the demo, scripts of the service's own origin).
@@ -49,7 +37,7 @@ export function pageAnswer(result: PageResult): {
   ];
   if (result instanceof Redirect) {
     // As Express's res.location() writes it.
-    headers.push(['Location', locationHeader(result.location)]);
+    headers.push(['Location', encodeUrl(result.location)]);
     return { status: result.status, headers, omit: [] };
   }
   const nonce = randomBytes(16).toString('base64');
