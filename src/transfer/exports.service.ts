@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { stringify } from 'csv-stringify';
-import type { Pool } from 'pg';
-import { to as copyTo } from 'pg-copy-streams';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { DataSource } from 'typeorm';
+import { copyOut, withLiterals } from '../database/copy-out';
 import { EXPORT_ONLY_COLUMNS, IMPORT_COLUMNS } from './import-rows';
 
 const iso = (column: string) =>
@@ -202,37 +201,22 @@ export class ExportsService {
   constructor(private readonly dataSource: DataSource) {}
 
   async stream(tenantId: string, kind: ExportKind, filter?: ExportFilter): Promise<Readable> {
-    const pool = (this.dataSource.driver as unknown as { master: Pool }).master;
-    const client = await pool.connect();
     const { columns, sql } = EXPORTS[kind];
-    // COPY takes no parameters: the tenant id is a quoted literal (ids are `org_` + a ULID).
-    const literal = `'${tenantId.replace(/'/g, "''")}'`;
-    let query = sql.replace('$1', literal);
+    let query: string = sql;
     if (filter?.sql) {
-      const values = [literal, ...filter.params.map((v) => client.escapeLiteral(v))];
-      const where = filter.sql.replace(/\$(\d+)/g, (_, i: string) => values[Number(i) - 1]);
       const order = query.lastIndexOf('ORDER BY');
-      query = `${query.slice(0, order)} AND (${where}) ${query.slice(order)}`;
+      query = `${query.slice(0, order)} AND (${filter.sql}) ${query.slice(order)}`;
     }
-    const source = client.query(copyTo(`COPY (${query}) TO STDOUT`));
+    const values = [tenantId, ...(filter?.params ?? [])];
+    const source = await copyOut(
+      this.dataSource,
+      `COPY (${withLiterals(query, values)}) TO STDOUT`,
+    );
     const csv = stringify({ header: true, columns: [...columns], record_delimiter: 'windows' });
-    let released = false;
-    const release = (error?: Error) => {
-      if (released) return;
-      released = true;
-      client.release(error ?? false);
-    };
-    source.on('end', () => release());
-    source.on('error', (error) => {
-      release(error);
-      csv.destroy(error);
-    });
+    source.on('error', (error) => csv.destroy(error));
+    // The client went away before the end: the copy stops (and its connection is not reused).
     csv.on('close', () => {
-      // The client went away before the end: the connection is mid-COPY, so it is not reused.
-      if (!released) {
-        source.destroy();
-        release(new Error('export abandoned'));
-      }
+      if (!source.readableEnded) source.destroy();
     });
     source.pipe(copyRows()).pipe(csv);
     return csv;

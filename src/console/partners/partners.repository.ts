@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { Pool } from 'pg';
-import { to as copyTo } from 'pg-copy-streams';
+import type { Readable } from 'node:stream';
 import { offsetOf } from '../../common/http/pagination.dto';
 import { MEMBER_SEARCH_TEXT } from '../../database/migrations/1795740000000-ConsoleRollups';
+import { copyOut, withLiterals } from '../../database/copy-out';
 import { TransactionHost } from '../../database/transaction-host';
 import type { PartnerSort } from './partners.dto';
 import type {
@@ -86,38 +86,19 @@ export class PartnersRepository {
     return [rows, count?.n ?? 0];
   }
 
-  /**
-   * The search as CSV (RFC 4180, a header line), in the list's order, streamed by PostgreSQL's
-   * `COPY … TO STDOUT` on a connection of its own; `done` returns it to the pool (call it when
-   * the stream ends or fails).
-   */
-  async csv(
-    tenantId: string,
-    filter: PartnerFilter,
-  ): Promise<{ stream: NodeJS.ReadableStream; done: (error?: Error) => void }> {
-    const pool = (this.tx.manager.connection.driver as unknown as { master: Pool }).master;
-    const client = await pool.connect();
+  /** The partners the filter finds, as CSV with a header row, streamed (database/copy-out.ts). */
+  csv(tenantId: string, filter: PartnerFilter): Promise<Readable> {
     const where = this.where(filter.q);
-    // COPY takes no parameters: the values go in as literals, escaped by the driver.
-    const values = [tenantId, ...where.params].map((v) => client.escapeLiteral(String(v)));
-    const sql = where.sql.replace(/\$(\d+)/g, (_, i: string) => values[Number(i) - 1]);
-    const stream = client.query(
-      copyTo(`COPY (SELECT m.id AS user_id, m.service_user_id, m.external_id, m.full_name,
+    return copyOut(
+      this.tx.manager.connection,
+      `COPY (SELECT m.id AS user_id, m.service_user_id, m.external_id, m.full_name,
                 m.email, m.role, m.is_active, m.referrer_member_id AS referrer_user_id, m.depth,
                 m.downline_count, m.leads_count, m.clicks_count,
                 ${ISO('m.created_at')} AS joined_at
-           FROM members m WHERE ${sql} ORDER BY ${ORDER[filter.sort ?? 'joined']})
-         TO STDOUT WITH (FORMAT csv, HEADER true)`),
+           FROM members m WHERE ${withLiterals(where.sql, [tenantId, ...where.params])}
+          ORDER BY ${ORDER[filter.sort ?? 'joined']})
+         TO STDOUT WITH (FORMAT csv, HEADER true)`,
     );
-    let released = false;
-    return {
-      stream,
-      done: (error) => {
-        if (released) return;
-        released = true;
-        client.release(error);
-      },
-    };
   }
 
   async detail(

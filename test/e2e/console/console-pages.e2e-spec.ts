@@ -154,6 +154,10 @@ describe('console pages', () => {
     expect(lines[1]).toContain(`${special.memberId},${special.serviceUserId},crm-Zebra-42`);
     const all = await page(`/org/${org.slug}/partners.csv`, cookies.viewer);
     expect(all.text.trim().split('\n')).toHaveLength(5);
+    // The Admin API's rules for the search and sort, the refusal as text.
+    const refused = await page(`/org/${org.slug}/partners.csv?sort=shoe_size`, cookies.viewer);
+    expect(refused.status).toBe(400);
+    expect(refused.text).toMatch(/^sort: /);
   });
 
   it('a manager deactivates and activates with the CSRF token; a viewer cannot', async () => {
