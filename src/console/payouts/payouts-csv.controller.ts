@@ -1,11 +1,10 @@
 import { Param, Res } from '@nestjs/common';
-import { plainToInstance } from 'class-transformer';
 import type { Response } from 'express';
 import { PageQuery } from '../../common/http/single-query-values.pipe';
 import {
   Conditions,
   csvHeaders,
-  refusal,
+  parseList,
   sendCsv,
   sendListCsv,
 } from '../../common/pages/console/lists';
@@ -49,13 +48,12 @@ export class PayoutListsCsvController {
     @PageQuery() query: Record<string, string>,
     @Res() res: Response,
   ): Promise<void> {
-    const dto = plainToInstance(ListPayoutsQueryDto, {
+    const parsed = parseList(ListPayoutsQueryDto, {
       run_id: query.run || undefined,
       status: query.status || undefined,
       user_id: query.user || undefined,
     });
-    const error = refusal(dto);
-    await sendListCsv(res, `payouts-${org.tenant.slug}.csv`, error ? { error } : { dto }, (d) => {
+    await sendListCsv(res, `payouts-${org.tenant.slug}.csv`, parsed, (d) => {
       const cond = new Conditions()
         .add('p.run_id = ?', d.run_id)
         .add('p.status = ?', d.status)
