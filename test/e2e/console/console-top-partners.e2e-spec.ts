@@ -138,6 +138,16 @@ describe('console stats: top partners (property)', () => {
       ),
       { numRuns: 25 },
     );
+    // The last random history may hold no positive commission at all (one rejected bonus, say),
+    // which would leave nothing to compare: end on one that does, over every status and both
+    // currencies, on top of all the runs' inserts and rejections.
+    await replaceBonuses(
+      ['pending', 'approved', 'rejected', 'reversed', 'paid', 'review'].flatMap((status, i) => [
+        { member: i, amount: 1_000 + i, status, daysAgo: i, usd: false },
+        { member: i + 10, amount: -300, status, daysAgo: i, usd: true },
+        { member: i + 10, amount: 700, status, daysAgo: 0, usd: true },
+      ]),
+    );
     // Whatever the inserts and updates did, the kept rollups are what a rebuild gives.
     const rollups = () =>
       Promise.all([
