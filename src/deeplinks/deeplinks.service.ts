@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
 import { isUniqueViolation } from '../common/errors/pg-errors';
 import { newId } from '../common/ids';
+import { encodeLocation } from '../common/pages/send';
 import { TtlCache } from '../common/cache/ttl-cache';
 import { AppConfig } from '../config/app-config';
 import { TransactionHost } from '../database/transaction-host';
@@ -35,7 +36,8 @@ export function newCode(): string {
 
 /**
  * Where a short link leads (docs/embedding.md §4): a redirect whose `ref` is stamped with the
- * click time (docs/fraud.md), the landing page, or 410 for a banned partner's link.
+ * click time (docs/fraud.md; `location` encoded as `Location` carries it), the landing page, or
+ * 410 for a banned partner's link.
  */
 export type LinkDestination =
   | { kind: 'redirect'; link: DeeplinkEntity; location: string }
@@ -189,7 +191,7 @@ export class DeeplinksService {
           fillLinkTemplate(tenant.linkTemplates[link.targetType], link.targetId);
     if (banned) destination = { kind: 'disabled', link };
     else if (target) {
-      const [before, after] = withRef(target, REF_SLOT).split(REF_SLOT);
+      const [before, after] = locationAround(target);
       const claims = { t: link.tenantId, r: link.serviceUserId, d: link.id };
       const ref = clickRefSigner(claims, this.config.refSigningSecret);
       destination = { kind: 'redirect', link, before, after, ref };
@@ -235,6 +237,16 @@ export class DeeplinksService {
   backdate(tenantId: string, times: { id: string; at: Date }[]): Promise<void> {
     return this.links.backdate(tenantId, times);
   }
+}
+
+/**
+ * The target with `ref=` added, as `Location` carries it, split where the ref goes: `before` + ref
+ * + `after` is the redirect's `Location`. Encoded once a link, not once a click: a ref is URL-safe
+ * (signed-ref.ts) and needs no encoding between them.
+ */
+export function locationAround(target: string): [before: string, after: string] {
+  const [before, after] = withRef(target, REF_SLOT).split(REF_SLOT);
+  return [encodeLocation(before), encodeLocation(after)];
 }
 
 /**

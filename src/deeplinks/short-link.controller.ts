@@ -95,7 +95,10 @@ function answerFor(destination: LinkDestination | undefined): HtmlPage | Redirec
   if (!destination) return linkNotFoundPage();
   if (destination.kind === 'disabled') return linkDisabledPage();
   if (destination.kind === 'redirect') {
-    return new Redirect(destination.location, 302, { headers: { 'Cache-Control': 'no-store' } });
+    return new Redirect(destination.location, 302, {
+      headers: { 'Cache-Control': 'no-store' },
+      encoded: true,
+    });
   }
   return landingPage(destination.tenant, destination.link);
 }

@@ -48,7 +48,10 @@ export class Redirect {
   constructor(
     readonly location: string,
     readonly status: 302 | 303 = 303,
-    readonly init: Pick<PageInit, 'cookies' | 'headers'> = {},
+    readonly init: Pick<PageInit, 'cookies' | 'headers'> & {
+      /** `location` is already as `Location` carries it (`encodeLocation`), not to be encoded again. */
+      encoded?: boolean;
+    } = {},
   ) {}
 
   /** The same redirect, also setting these cookies. */

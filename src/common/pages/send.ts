@@ -3,9 +3,12 @@ import { randomBytes } from 'node:crypto';
 import { render } from 'preact-render-to-string';
 import { type PageResult, Redirect } from './page';
 
-/** Express's own URL encoder for `Location` (res.location uses it); the package has no types. */
+/**
+ * A URL as `Location` carries it: Express's own encoder (res.location uses it), which leaves valid
+ * percent escapes alone. The package has no types.
+ */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const encodeUrl = require('encodeurl') as (url: string) => string;
+export const encodeLocation = require('encodeurl') as (url: string) => string;
 
 /**
  * The popup's page headers (docs/embedding.md): no framing, no caching, and a Content-Security-Policy that runs only
@@ -31,13 +34,14 @@ export function pageAnswer(result: PageResult): {
   omit: string[];
   body?: string;
 } {
-  const headers: [string, string][] = [
-    ...(result.init.cookies ?? []).map((cookie): [string, string] => ['Set-Cookie', cookie]),
-    ...Object.entries(result.init.headers ?? {}),
-  ];
+  const headers: [string, string][] = [];
+  const { cookies, headers: own } = result.init;
+  if (cookies) for (const cookie of cookies) headers.push(['Set-Cookie', cookie]);
+  if (own) for (const name in own) headers.push([name, own[name]]);
   if (result instanceof Redirect) {
     // As Express's res.location() writes it.
-    headers.push(['Location', encodeUrl(result.location)]);
+    const { location } = result;
+    headers.push(['Location', result.init.encoded ? location : encodeLocation(location)]);
     return { status: result.status, headers, omit: [] };
   }
   const nonce = randomBytes(16).toString('base64');
