@@ -76,10 +76,22 @@ export function isPageResult(value: unknown): value is PageResult {
   return value instanceof HtmlPage || value instanceof Redirect;
 }
 
-/** A path with a query built from `params` (empty values left out). */
+/**
+ * The longest query value a page's redirect carries. Redirects echo what a form sent (the filters
+ * to keep, a refusal naming the value); a longer value, which no form of the console sends, is cut
+ * so that the `Location` stays far below what HTTP clients accept in a header (16 KB in Node).
+ */
+export const QUERY_VALUE_MAX = 1_000;
+
+/** A path with a query built from `params` (empty values left out, long ones cut). */
 export function withQuery(path: string, params: Record<string, string | undefined>): string {
   const query = new URLSearchParams(
-    Object.entries(params).filter((kv): kv is [string, string] => !!kv[1]),
+    Object.entries(params)
+      .filter((kv): kv is [string, string] => !!kv[1])
+      .map(([name, value]) => [
+        name,
+        value.length > QUERY_VALUE_MAX ? `${value.slice(0, QUERY_VALUE_MAX - 1)}…` : value,
+      ]),
   );
   return query.size ? `${path}?${query.toString()}` : path;
 }
