@@ -192,8 +192,7 @@ export class DeeplinksService {
     if (banned) destination = { kind: 'disabled', link };
     else if (target) {
       const [before, after] = locationAround(target);
-      const claims = { t: link.tenantId, r: link.serviceUserId, d: link.id };
-      const ref = clickRefSigner(claims, this.config.refSigningSecret);
+      const ref = clickRefSigner(refClaimsOf(link), this.config.refSigningSecret);
       destination = { kind: 'redirect', link, before, after, ref };
     }
     this.destinations.set(code, destination);
@@ -223,10 +222,7 @@ export class DeeplinksService {
   private toResponse(link: DeeplinkEntity, reused: boolean): ReferralLinkResponse {
     return {
       short_url: `${this.config.shortLinkBaseUrl}/${link.code}`,
-      signed_ref: signRef(
-        { t: link.tenantId, r: link.serviceUserId, d: link.id },
-        this.config.refSigningSecret,
-      ),
+      signed_ref: signRef(refClaimsOf(link), this.config.refSigningSecret),
       deeplink_id: link.id,
       code: link.code,
       reused,
@@ -237,6 +233,11 @@ export class DeeplinksService {
   backdate(tenantId: string, times: { id: string; at: Date }[]): Promise<void> {
     return this.links.backdate(tenantId, times);
   }
+}
+
+/** What a link's refs name: the tenant, the referrer and the link (signed-ref.ts). */
+function refClaimsOf(link: DeeplinkEntity): Omit<RefClaims, 'c'> {
+  return { t: link.tenantId, r: link.serviceUserId, d: link.id };
 }
 
 /**
