@@ -141,18 +141,24 @@ describe('abandoned imports', () => {
     const body = new PassThrough();
     body.write('external_id,referrer_external_id\nlive-1,\n');
     const staged = imports.stage(tenant.orgId, 'csv', body, { type: 'platform', name: 'test' });
-    const [row] = await until('the import row', async () => {
-      const found = await importsOf(tenant.orgId);
-      return found.length ? found : undefined;
-    });
-    await t.db.query(`UPDATE imports SET updated_at = now() - interval '1 day' WHERE id = $1`, [
-      row.id,
-    ]);
-    expect(await imports.sweepAbandoned()).toBe(0);
-    expect(await stagingExists(row.id)).toBe(true);
-
-    body.end('live-2,live-1\n');
+    let row: ImportRow;
+    try {
+      // The row is written before its staging table is created: wait for both.
+      row = await until('the import row and its staging table', async () => {
+        const [found] = await importsOf(tenant.orgId);
+        return found && (await stagingExists(found.id)) ? found : undefined;
+      });
+      await t.db.query(`UPDATE imports SET updated_at = now() - interval '1 day' WHERE id = $1`, [
+        row.id,
+      ]);
+      expect(await imports.sweepAbandoned()).toBe(0);
+      expect(await stagingExists(row.id)).toBe(true);
+    } finally {
+      // Always ends the body: a stage left mid-COPY would hold its connection past the app's close.
+      body.end('live-2,live-1\n');
+    }
     const { importId, checker } = await staged;
+    expect(importId).toBe(row.id);
     const done = await imports.apply(tenant.orgId, importId, checker, {
       type: 'platform',
       name: 'test',
