@@ -3,6 +3,7 @@ import {
   type CanActivate,
   Controller,
   Get,
+  Header,
   createParamDecorator,
   type ExecutionContext,
   Injectable,
@@ -112,6 +113,10 @@ export const OrgPage = (role: StaffRole) =>
 /** A page or download (GET `path`) of an organisation: every role reads (viewer or higher). */
 export const OrgView = (path?: string) => applyDecorators(Get(path), OrgPage('viewer'));
 
+/** A download of an organisation (GET `path`, never cached): its handler returns the file. */
+export const OrgDownload = (path: string) =>
+  applyDecorators(OrgView(path), Header('Cache-Control', 'no-store'));
+
 /**
  * A form post of an organisation's page for `role` or higher; a refusal goes back to `page`
  * (`/org/:slug/<page>`, `:name`s filled from the route) with the message.
@@ -136,8 +141,8 @@ export const OrgPagesController = (path = '') =>
   applyDecorators(ApiTags('admin-pages'), Controller(orgPath(path)), Public(), Pages());
 
 /**
- * A controller of an organisation's downloads under `/org/:slug/<path>`: its handlers write the
- * response themselves (`@Res()`), and a refusal is still the page filter's page.
+ * A controller of an organisation's downloads under `/org/:slug/<path>` (@OrgDownload handlers):
+ * a file is sent as it is, and a refusal is still the page filter's page.
  */
 export const OrgDownloadsController = (path = '') =>
   applyDecorators(

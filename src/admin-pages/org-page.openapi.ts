@@ -51,6 +51,8 @@ export function consolePageDocs(
   );
 }
 
+const REFUSED_FILTER: [number, string] = [400, 'A filter the list refuses: a page that says which'];
+
 /** A CSV download (viewer), `columns` saying what the 200 holds; `filtered`: it may answer 400. */
 export function consoleCsvDocs(
   summary: string,
@@ -69,8 +71,7 @@ export function consoleCsvDocs(
       description: columns,
       content: { 'text/csv': { schema: { type: 'string' } } },
     }),
-    ...(filtered ? [ApiResponse({ status: 400, description: 'A filter the list refuses' })] : []),
-    ApiHtmlPages(...refused),
+    ApiHtmlPages(...(filtered ? [REFUSED_FILTER] : []), ...refused),
     ApiRedirect(303, 'No session: to the sign-in page', '/org/sign-in'),
   );
 }

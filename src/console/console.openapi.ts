@@ -6,6 +6,7 @@ import {
   STRING,
 } from '../admin-pages/org-page.openapi';
 import type { SchemaObject } from '../common/http/html-openapi';
+import { PARTNER_SORTS } from './partners/partners.dto';
 
 /**
  * OpenAPI of the console's pages (`/org/{slug}`, `/org/{slug}/partners…`), as admin-pages.openapi
@@ -27,7 +28,7 @@ const ConsolePage = (summary: string, query: Record<string, SchemaObject> = {}) 
 
 const LIST_QUERY: Record<string, SchemaObject> = {
   q: { type: 'string', description: 'Name, email or external id (part of it)' },
-  sort: { type: 'string', enum: ['joined', 'name', 'leads', 'clicks', 'downline'] },
+  sort: { type: 'string', enum: [...PARTNER_SORTS] },
   page: { type: 'integer', minimum: 1 },
 };
 
@@ -50,7 +51,6 @@ export const ConsoleDocs = {
       { q: LIST_QUERY.q, sort: LIST_QUERY.sort },
       REFUSED,
       'RFC 4180 CSV, UTF-8',
-      false,
     ),
   partner: () => ConsolePage("A partner's page", { notice: STRING, error: STRING }),
   setActive: (active: boolean) =>

@@ -7,6 +7,7 @@ export type { ConsoleCtx } from '../admin-pages/org-page.guard';
 export {
   Org,
   OrgAction,
+  OrgDownload,
   OrgDownloadsController,
   OrgPagesController,
   OrgView,

@@ -1,8 +1,6 @@
-import { Res } from '@nestjs/common';
-import type { Response } from 'express';
-import { Org, type ConsoleCtx, OrgDownloadsController, OrgView } from './org-page';
-import { sendFilteredCsv } from '../common/pages/console/lists';
-import { PageQuery } from '../common/http/single-query-values.pipe';
+import type { StreamableFile } from '@nestjs/common';
+import { CsvFilters, csvFile } from '../common/pages/console/lists';
+import { Org, type ConsoleCtx, OrgDownload, OrgDownloadsController } from './org-page';
 import { CONVERSION_FILTERS, ListConversionsQueryDto } from './conversions/conversions.dto';
 import { ConversionListService } from './conversions/conversions-list.service';
 import { LEAD_FILTERS, ListLeadsQueryDto } from './leads/leads.dto';
@@ -20,33 +18,22 @@ export class RecordsCsvController {
     private readonly leads: LeadListService,
   ) {}
 
-  @OrgView('conversions.csv')
+  @OrgDownload('conversions.csv')
   @RecordDocs.conversionsCsv()
-  conversionsCsv(
+  async conversionsCsv(
     @Org() org: ConsoleCtx,
-    @PageQuery() query: Record<string, string>,
-    @Res() res: Response,
-  ): Promise<void> {
-    const name = `conversions-${org.tenant.slug}.csv`;
-    return sendFilteredCsv(res, name, ListConversionsQueryDto, query, CONVERSION_FILTERS, (dto) =>
-      this.conversions.csv(org.tenant.id, dto),
-    );
+    @CsvFilters(ListConversionsQueryDto, CONVERSION_FILTERS) filters: ListConversionsQueryDto,
+  ): Promise<StreamableFile> {
+    const stream = await this.conversions.csv(org.tenant.id, filters);
+    return csvFile(`conversions-${org.tenant.slug}.csv`, stream);
   }
 
-  @OrgView('leads.csv')
+  @OrgDownload('leads.csv')
   @RecordDocs.leadsCsv()
-  leadsCsv(
+  async leadsCsv(
     @Org() org: ConsoleCtx,
-    @PageQuery() query: Record<string, string>,
-    @Res() res: Response,
-  ): Promise<void> {
-    return sendFilteredCsv(
-      res,
-      `leads-${org.tenant.slug}.csv`,
-      ListLeadsQueryDto,
-      query,
-      LEAD_FILTERS,
-      (dto) => this.leads.csv(org.tenant.id, dto),
-    );
+    @CsvFilters(ListLeadsQueryDto, LEAD_FILTERS) filters: ListLeadsQueryDto,
+  ): Promise<StreamableFile> {
+    return csvFile(`leads-${org.tenant.slug}.csv`, await this.leads.csv(org.tenant.id, filters));
   }
 }

@@ -1,12 +1,10 @@
-import { Res } from '@nestjs/common';
-import type { Response } from 'express';
+import type { StreamableFile } from '@nestjs/common';
 import { ListBonusesQueryDto } from '../../bonuses/dto/bonus-requests.dto';
 import { parseInstant } from '../../common/http/instant';
-import { PageQuery } from '../../common/http/single-query-values.pipe';
-import { Conditions, parseList, pick, sendCsv } from '../../common/pages/console/lists';
+import { Conditions, CsvFilters, csvFile } from '../../common/pages/console/lists';
 import { OrgDocs } from '../admin-pages.openapi';
 import { ExportsService } from '../../transfer/exports.service';
-import { Org, type ConsoleCtx, OrgDownloadsController, OrgView } from '../org-page.guard';
+import { Org, type ConsoleCtx, OrgDownload, OrgDownloadsController } from '../org-page.guard';
 
 export const BONUS_FILTERS = ['status', 'review', 'user_id', 'created_from', 'created_to'] as const;
 
@@ -18,28 +16,19 @@ export const BONUS_FILTERS = ['status', 'review', 'user_id', 'created_from', 'cr
 export class BonusesCsvController {
   constructor(private readonly exports: ExportsService) {}
 
-  @OrgView('bonuses.csv')
+  @OrgDownload('bonuses.csv')
   @OrgDocs.bonusesCsv()
   async csv(
     @Org() org: ConsoleCtx,
-    @PageQuery() query: Record<string, string>,
-    @Res() res: Response,
-  ): Promise<void> {
-    const { dto, error } = parseList(ListBonusesQueryDto, pick(query, BONUS_FILTERS));
-    if (!dto) {
-      res.status(400).type('text/plain').send(error);
-      return;
-    }
+    @CsvFilters(ListBonusesQueryDto, BONUS_FILTERS) dto: ListBonusesQueryDto,
+  ): Promise<StreamableFile> {
     const cond = new Conditions()
       .add('b.status = ?', dto.status)
       .add(`b.review ->> 'status' = ?`, dto.review)
       .add('(b.service_user_id = ? OR b.member_id = ?)', dto.user_id)
       .add('b.created_at >= ?::timestamptz', parseInstant(dto.created_from)?.toISOString())
       .add('b.created_at < ?::timestamptz', parseInstant(dto.created_to)?.toISOString());
-    const stream = await this.exports.stream(org.tenant.id, 'bonuses', {
-      sql: cond.sql,
-      params: cond.params,
-    });
-    sendCsv(res, `bonuses-${org.tenant.slug}.csv`, stream);
+    const stream = await this.exports.stream(org.tenant.id, 'bonuses', cond);
+    return csvFile(`bonuses-${org.tenant.slug}.csv`, stream);
   }
 }

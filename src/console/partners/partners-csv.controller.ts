@@ -1,10 +1,8 @@
-import { Res } from '@nestjs/common';
-import type { Response } from 'express';
-import { PageQuery } from '../../common/http/single-query-values.pipe';
-import { sendFilteredCsv } from '../../common/pages/console/lists';
+import type { StreamableFile } from '@nestjs/common';
+import { CsvFilters, csvFile } from '../../common/pages/console/lists';
 import { ConsoleDocs } from '../console.openapi';
-import { Org, type ConsoleCtx, OrgDownloadsController, OrgView } from '../org-page';
-import { ListPartnersQueryDto } from './partners.dto';
+import { Org, type ConsoleCtx, OrgDownload, OrgDownloadsController } from '../org-page';
+import { ListPartnersQueryDto, PARTNER_FILTERS } from './partners.dto';
 import { PartnersService } from './partners.service';
 
 /** `/org/:slug/partners.csv`: the list with the page's search and sort, streamed. */
@@ -12,20 +10,15 @@ import { PartnersService } from './partners.service';
 export class PartnersCsvController {
   constructor(private readonly partners: PartnersService) {}
 
-  @OrgView('partners.csv')
+  @OrgDownload('partners.csv')
   @ConsoleDocs.partnersCsv()
-  csv(
+  async csv(
     @Org() org: ConsoleCtx,
-    @PageQuery() query: Record<string, string>,
-    @Res() res: Response,
-  ): Promise<void> {
-    return sendFilteredCsv(
-      res,
+    @CsvFilters(ListPartnersQueryDto, PARTNER_FILTERS) filters: ListPartnersQueryDto,
+  ): Promise<StreamableFile> {
+    return csvFile(
       `partners-${org.tenant.slug}.csv`,
-      ListPartnersQueryDto,
-      query,
-      ['q', 'sort'],
-      (dto) => this.partners.csv(org.tenant.id, dto),
+      await this.partners.csv(org.tenant.id, filters),
     );
   }
 }

@@ -1,17 +1,11 @@
-import { Param, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { Param, type StreamableFile } from '@nestjs/common';
+import { Readable } from 'node:stream';
 import { PageQuery } from '../../common/http/single-query-values.pipe';
-import {
-  Conditions,
-  csvHeaders,
-  parseList,
-  sendCsv,
-  sendListCsv,
-} from '../../common/pages/console/lists';
+import { Conditions, csvFile, csvFilters } from '../../common/pages/console/lists';
 import { ListPayoutsQueryDto } from '../../payouts/dto/payout-requests.dto';
 import { PayoutsCsvService } from '../../payouts/payouts-csv.service';
 import { ExportsService } from '../../transfer/exports.service';
-import { Org, type ConsoleCtx, OrgDownloadsController, OrgView } from '../org-page';
+import { Org, type ConsoleCtx, OrgDownload, OrgDownloadsController } from '../org-page';
 import { PayoutsProgramDocs } from '../payouts-program.openapi';
 
 /** `/org/:slug/payouts/runs/:run_id.csv`: the run's mass-payout file, as the Admin API's. */
@@ -19,16 +13,11 @@ import { PayoutsProgramDocs } from '../payouts-program.openapi';
 export class PayoutsCsvPagesController {
   constructor(private readonly csv: PayoutsCsvService) {}
 
-  @OrgView(':run_id.csv')
+  @OrgDownload(':run_id.csv')
   @PayoutsProgramDocs.runCsv()
-  async runCsv(
-    @Org() org: ConsoleCtx,
-    @Param('run_id') runId: string,
-    @Res() res: Response,
-  ): Promise<void> {
-    const body = await this.csv.runCsv(org.tenant.id, runId);
-    csvHeaders(res, `payouts-${runId}.csv`);
-    res.send(body);
+  async runCsv(@Org() org: ConsoleCtx, @Param('run_id') runId: string): Promise<StreamableFile> {
+    const body = Readable.from([await this.csv.runCsv(org.tenant.id, runId)]);
+    return csvFile(`payouts-${runId}.csv`, body);
   }
 }
 
@@ -41,31 +30,29 @@ export class PayoutsCsvPagesController {
 export class PayoutListsCsvController {
   constructor(private readonly exports: ExportsService) {}
 
-  @OrgView('payouts.csv')
+  @OrgDownload('payouts.csv')
   @PayoutsProgramDocs.payoutsCsv()
   async payouts(
     @Org() org: ConsoleCtx,
     @PageQuery() query: Record<string, string>,
-    @Res() res: Response,
-  ): Promise<void> {
-    const parsed = parseList(ListPayoutsQueryDto, {
+  ): Promise<StreamableFile> {
+    const d = csvFilters(ListPayoutsQueryDto, {
       run_id: query.run || undefined,
       status: query.status || undefined,
       user_id: query.user || undefined,
     });
-    await sendListCsv(res, `payouts-${org.tenant.slug}.csv`, parsed, (d) => {
-      const cond = new Conditions()
-        .add('p.run_id = ?', d.run_id)
-        .add('p.status = ?', d.status)
-        .add('(p.service_user_id = ? OR p.member_id = ?)', d.user_id);
-      return this.exports.stream(org.tenant.id, 'payouts', { sql: cond.sql, params: cond.params });
-    });
+    const cond = new Conditions()
+      .add('p.run_id = ?', d.run_id)
+      .add('p.status = ?', d.status)
+      .add('(p.service_user_id = ? OR p.member_id = ?)', d.user_id);
+    const stream = await this.exports.stream(org.tenant.id, 'payouts', cond);
+    return csvFile(`payouts-${org.tenant.slug}.csv`, stream);
   }
 
-  @OrgView('payout-runs.csv')
+  @OrgDownload('payout-runs.csv')
   @PayoutsProgramDocs.runsCsv()
-  async runs(@Org() org: ConsoleCtx, @Res() res: Response): Promise<void> {
+  async runs(@Org() org: ConsoleCtx): Promise<StreamableFile> {
     const stream = await this.exports.stream(org.tenant.id, 'payout_runs');
-    sendCsv(res, `payout-runs-${org.tenant.slug}.csv`, stream);
+    return csvFile(`payout-runs-${org.tenant.slug}.csv`, stream);
   }
 }

@@ -154,10 +154,11 @@ describe('console pages', () => {
     expect(lines[1]).toContain(`${special.memberId},${special.serviceUserId},crm-Zebra-42`);
     const all = await page(`/org/${org.slug}/partners.csv`, cookies.viewer);
     expect(all.text.trim().split('\n')).toHaveLength(5);
-    // The Admin API's rules for the search and sort, the refusal as text.
+    // The Admin API's rules for the search and sort; the refusal is a page that says which.
     const refused = await page(`/org/${org.slug}/partners.csv?sort=shoe_size`, cookies.viewer);
     expect(refused.status).toBe(400);
-    expect(refused.text).toMatch(/^sort: /);
+    expect(refused.headers['content-type']).toMatch(/^text\/html/);
+    expect(refused.text).toMatch(/>sort: must be one of the following values: joined, oldest, name</);
   });
 
   it('a manager deactivates and activates with the CSRF token; a viewer cannot', async () => {

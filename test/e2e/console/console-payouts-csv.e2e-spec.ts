@@ -93,6 +93,10 @@ describe('console payouts CSV links', () => {
       const csv = await get(link!, viewer);
       expect([query, csv.status]).toEqual([query, 200]);
       expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+      expect(csv.headers['content-disposition']).toBe(
+        `attachment; filename="payouts-${org.slug}.csv"`,
+      );
+      expect(csv.headers['cache-control']).toBe('no-store');
       const ids = rows(csv.text).map((r) => r.payout_id);
       expect([query, ids.sort()]).toEqual([query, shown(page.text, 'data-payout')]);
       expect(ids.length).toBeGreaterThan(0);
@@ -102,8 +106,11 @@ describe('console payouts CSV links', () => {
     expect(seen.size).toBeGreaterThan(3);
     const paid = rows((await get(`/org/${org.slug}/payouts.csv?status=paid`, viewer)).text);
     expect(paid.map((r) => [r.status, r.reference])).toEqual([['paid', 'BANK-1']]);
+    // A refused filter is the page filter's page, saying which, never a file.
     const bad = await get(`/org/${org.slug}/payouts.csv?status=lost`, viewer);
     expect(bad.status).toBe(400);
+    expect(bad.headers['content-type']).toMatch(/^text\/html/);
+    expect(bad.text).toContain('status: ');
   });
 
   it('the runs CSV holds every run of the list with its counts', async () => {

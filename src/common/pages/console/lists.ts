@@ -1,8 +1,10 @@
+import { Query, StreamableFile } from '@nestjs/common';
 import { type ClassConstructor, plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import type { Response } from 'express';
 import type { Readable } from 'node:stream';
+import { ValidationFailedError } from '../../errors/domain-error';
 import { flattenValidationErrors } from '../../errors/validation';
+import { SingleQueryValues } from '../../http/single-query-values.pipe';
 
 /**
  * What the list pages of the console and the admin pages share: the SQL conditions of their
@@ -106,48 +108,35 @@ export function keptFilters<K extends string>(
 }
 
 /**
- * A list's CSV link: the export `load` makes for the parsed filters, streamed as `filename`; a
- * refused filter answers 400 with the refusal as text.
+ * A list's filters as its DTO by the Admin API's rules (parseList), for a CSV link: a refused
+ * filter is a 400, answered by the page filter with the refusal.
  */
-export async function sendListCsv<T extends object>(
-  res: Response,
-  filename: string,
-  parsed: { dto?: T; error?: string },
-  load: (dto: T) => Promise<Readable>,
-): Promise<void> {
-  if (!parsed.dto) {
-    res.status(400).type('text/plain').send(parsed.error);
-    return;
-  }
-  sendCsv(res, filename, await load(parsed.dto));
-}
-
-/** The CSV link of a list page: its filters (`names`) from the query, then as sendListCsv. */
-export function sendFilteredCsv<T extends object, K extends string>(
-  res: Response,
-  filename: string,
+export function csvFilters<T extends object>(
   type: ClassConstructor<T>,
-  query: Record<string, string>,
-  names: readonly K[],
-  load: (dto: T) => Promise<Readable>,
-): Promise<void> {
-  return sendListCsv(res, filename, parseList(type, pick(query, names)), load);
+  filters: Record<string, string | undefined>,
+): T {
+  const { dto, error } = parseList(type, filters);
+  if (!dto) throw new ValidationFailedError([], error);
+  return dto;
 }
 
-/** The status and headers of a CSV download named `filename`, never cached. */
-export function csvHeaders(res: Response, filename: string): void {
-  res.status(200);
-  res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-  res.setHeader('Cache-Control', 'no-store');
-  res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
-}
-
-/** Streams an export to the browser as a download; a failure mid-way cuts the response. */
-export function sendCsv(res: Response, filename: string, stream: Readable): void {
-  csvHeaders(res, filename);
-  stream.on('error', (error: Error) => res.destroy(error));
-  res.on('close', () => {
-    if (!stream.readableEnded) stream.destroy();
+/**
+ * The handler's list filters (`names`, from the page query) as the list's DTO, or the 400 of
+ * csvFilters: `@CsvFilters(ListLeadsQueryDto, LEAD_FILTERS) dto: ListLeadsQueryDto`.
+ */
+export const CsvFilters = <T extends object>(type: ClassConstructor<T>, names: readonly string[]) =>
+  Query(SingleQueryValues, {
+    transform: (query: Record<string, string>) => csvFilters(type, pick(query, names)),
   });
-  stream.pipe(res);
+
+/**
+ * A CSV download named `filename`: Nest streams it, destroys the source when the browser goes
+ * away, and cuts the response when the source fails mid-way (a truncated file never looks whole).
+ * Its handler is an @OrgDownload, never cached.
+ */
+export function csvFile(filename: string, body: Readable): StreamableFile {
+  return new StreamableFile(body, {
+    type: 'text/csv; charset=utf-8',
+    disposition: `attachment; filename="${filename}"`,
+  });
 }
