@@ -158,7 +158,9 @@ describe('console pages', () => {
     const refused = await page(`/org/${org.slug}/partners.csv?sort=shoe_size`, cookies.viewer);
     expect(refused.status).toBe(400);
     expect(refused.headers['content-type']).toMatch(/^text\/html/);
-    expect(refused.text).toMatch(/>sort: must be one of the following values: joined, oldest, name</);
+    expect(refused.text).toMatch(
+      />sort: must be one of the following values: joined, oldest, name</,
+    );
   });
 
   it('a manager deactivates and activates with the CSRF token; a viewer cannot', async () => {
