@@ -110,7 +110,7 @@ function asPage(role: StaffRole) {
 export const OrgPage = (role: StaffRole) =>
   applyDecorators(SetMetadata(ROLE, role), UseGuards(OrgPageGuard));
 
-/** A page or download (GET `path`) of an organisation: every role reads (viewer or higher). */
+/** A page (GET `path`) of an organisation: every role reads (viewer or higher). */
 export const OrgView = (path?: string) => applyDecorators(Get(path), OrgPage('viewer'));
 
 /** A download of an organisation (GET `path`, never cached): its handler returns the file. */

@@ -4,7 +4,7 @@ import { Optional } from '../../common/validation/optional';
 
 export const PARTNER_SORTS = ['joined', 'oldest', 'name'] as const;
 export type PartnerSort = (typeof PARTNER_SORTS)[number];
-/** The partners list's filters, kept by its links and its CSV. */
+/** The partners list's filters, as its CSV link passes them on. */
 export const PARTNER_FILTERS = ['q', 'sort'] as const;
 
 /** The partners list: a search and an order, paginated. */

@@ -36,15 +36,15 @@ export class PayoutListsCsvController {
     @Org() org: ConsoleCtx,
     @PageQuery() query: Record<string, string>,
   ): Promise<StreamableFile> {
-    const d = csvFilters(ListPayoutsQueryDto, {
+    const filters = csvFilters(ListPayoutsQueryDto, {
       run_id: query.run || undefined,
       status: query.status || undefined,
       user_id: query.user || undefined,
     });
     const cond = new Conditions()
-      .add('p.run_id = ?', d.run_id)
-      .add('p.status = ?', d.status)
-      .add('(p.service_user_id = ? OR p.member_id = ?)', d.user_id);
+      .add('p.run_id = ?', filters.run_id)
+      .add('p.status = ?', filters.status)
+      .add('(p.service_user_id = ? OR p.member_id = ?)', filters.user_id);
     const stream = await this.exports.stream(org.tenant.id, 'payouts', cond);
     return csvFile(`payouts-${org.tenant.slug}.csv`, stream);
   }
