@@ -2,6 +2,7 @@ import { escapeLiteral, type Pool } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import type { Readable } from 'node:stream';
 import type { DataSource } from 'typeorm';
+import { checkOut } from './checkout';
 
 /**
  * `COPY … TO STDOUT` streamed from a pooled connection of its own (never the whole result in
@@ -11,7 +12,7 @@ import type { DataSource } from 'typeorm';
  */
 export async function copyOut(dataSource: DataSource, sql: string): Promise<Readable> {
   const pool = (dataSource.driver as unknown as { master: Pool }).master;
-  const client = await pool.connect();
+  const client = await checkOut(pool);
   const stream = client.query(copyTo(sql));
   let released = false;
   const release = (error?: Error) => {

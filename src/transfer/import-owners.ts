@@ -1,5 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import type { Pool, PoolClient } from 'pg';
+import { checkOut } from '../database/checkout';
 import type { ImportError } from './import-rows';
 
 /**
@@ -33,7 +34,10 @@ export class ImportOwners {
 
   /** Takes the owner lock of a new import on a connection kept until disown(). */
   async own(importId: string): Promise<void> {
-    const client = await this.pool().connect();
+    // A lost connection is a lost lock: the import may then be swept (failed) by any process.
+    const client = await checkOut(this.pool(), (error) =>
+      this.logger.warn({ err: error, importId }, 'import owner connection lost'),
+    );
     try {
       await client.query(`SELECT pg_advisory_lock($1, hashtext($2))`, [
         IMPORT_LOCK_CLASS,
@@ -73,7 +77,7 @@ export class ImportOwners {
     );
     let swept = 0;
     for (const { tenant_id: tenantId, id } of rows) {
-      const client = await this.pool().connect();
+      const client = await checkOut(this.pool());
       try {
         await client.query('BEGIN');
         const {
@@ -114,7 +118,7 @@ export class ImportOwners {
           AND i.status IN ('succeeded', 'failed')`,
     );
     for (const { name } of leftovers) {
-      const client = await this.pool().connect();
+      const client = await checkOut(this.pool());
       try {
         await client.query('BEGIN');
         await client.query(`SET LOCAL lock_timeout = '2s'`);

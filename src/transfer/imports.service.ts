@@ -8,6 +8,7 @@ import type { Actor } from '../common/access/actor';
 import { newUlid } from '../common/ids';
 import { AuditService } from '../audit/audit.service';
 import { AppConfig } from '../config/app-config';
+import { checkOut } from '../database/checkout';
 import {
   type ApplyPhase,
   LostInsertRace,
@@ -129,7 +130,7 @@ export class ImportsService implements OnApplicationBootstrap, OnApplicationShut
         throw error;
       });
     const checker = new RowChecker(MAX_IMPORT_ERRORS);
-    const client = await this.pool.connect();
+    const client = await checkOut(this.pool);
     let lastReport = 0;
     const progress = () => {
       const now = Date.now();
@@ -196,7 +197,7 @@ export class ImportsService implements OnApplicationBootstrap, OnApplicationShut
     const rows = checker.stats.rows;
     try {
       for (let attempt = 1; ; attempt++) {
-        const client = await this.pool.connect();
+        const client = await checkOut(this.pool);
         let result;
         try {
           await client.query('BEGIN');

@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Pool } from 'pg';
 import { AppConfig } from '../../config/app-config';
+import { checkOut } from '../../database/checkout';
 import type { ArrayQuery } from './delivery-store.types';
 
 /** Statements in flight at once per process (each on a connection of the engine's own pool). */
@@ -53,7 +54,7 @@ export class EngineConnection implements OnApplicationShutdown {
   }
 
   private async inTransaction(text: string, values: unknown[]): Promise<unknown[][]> {
-    const client = await this.pool.connect();
+    const client = await checkOut(this.pool);
     let broken: Error | undefined;
     try {
       await client.query(ENGINE_BEGIN);
