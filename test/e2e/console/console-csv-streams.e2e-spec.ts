@@ -11,7 +11,12 @@ import { orgSignIn } from '../../utils/pages-http';
  */
 jest.setTimeout(60_000);
 
-const PARTNERS = 60_000;
+/**
+ * Partners enough that the file (about 25 MB) is far larger than what the connection, the
+ * streams and the sockets between the copy and a paused reader hold: the copy is still running
+ * while the test acts on it.
+ */
+const PARTNERS = 250_000;
 
 let t: TestApp;
 let org: TestTenant;
@@ -24,7 +29,6 @@ beforeAll(async () => {
   port = (t.app.getHttpServer().address() as AddressInfo).port;
   org = await createTenant(t);
   cookie = await orgSignIn(t.http, await createStaffToken(t, org.slug, 'viewer'));
-  // Enough partners that the file is megabytes long: the download is still going when cut.
   const tag = org.orgId.slice(-8);
   await t.db.query(
     `INSERT INTO service_users (id) SELECT 'usr_csv' || $2 || n FROM generate_series(1, $1::int) n`,
@@ -56,11 +60,12 @@ function startDownload(): Promise<IncomingMessage> {
   });
 }
 
-/** The copies this test's database runs now, with their backends. */
+/** The copies this test's database is running now, with their backends. */
 const copies = () =>
   t.db.query<{ pid: number }[]>(
     `SELECT pid FROM pg_stat_activity
-      WHERE datname = current_database() AND query LIKE 'COPY (%' AND pid <> pg_backend_pid()`,
+      WHERE datname = current_database() AND state = 'active' AND query LIKE 'COPY (%'
+        AND pid <> pg_backend_pid()`,
   );
 
 async function until(what: string, probe: () => Promise<boolean>) {
@@ -84,7 +89,7 @@ it('a browser leaving mid-download ends the copy, and the next download is whole
   for (let i = 0; i < 3; i++) {
     const res = await startDownload();
     expect(res.statusCode).toBe(200);
-    expect((await copies()).length).toBe(1);
+    await until('the copy to run', async () => (await copies()).length === 1);
     res.destroy();
     await until('the copy to end', async () => (await copies()).length === 0);
   }
@@ -94,6 +99,7 @@ it('a browser leaving mid-download ends the copy, and the next download is whole
 
 it('a copy failing mid-way cuts the download: it never ends as if whole', async () => {
   const res = await startDownload();
+  await until('the copy to run', async () => (await copies()).length === 1);
   const [copy] = await copies();
   const ended = new Promise<{ complete: boolean; bytes: number }>((resolve) => {
     let bytes = 0;
