@@ -11,8 +11,7 @@ import { join } from 'node:path';
 import Redis from 'ioredis';
 import { ManagedChild } from './processes';
 import { scalePort } from './scale-ports';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { until } from './until';
 
 async function redisServer(name: string, args: string[]): Promise<ManagedChild> {
   const child = new ManagedChild(name, 'redis-server', args, { PATH: process.env.PATH });
@@ -21,20 +20,6 @@ async function redisServer(name: string, args: string[]): Promise<ManagedChild> 
 }
 
 const BASE = ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no'];
-
-/** Polls `check` every 100 ms until it is true, or throws naming `what`. */
-export async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      if (await check()) return;
-    } catch {
-      // Not yet.
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 async function command(port: number, ...args: string[]): Promise<unknown> {
   const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0 });

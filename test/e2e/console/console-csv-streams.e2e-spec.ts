@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createStaffToken, createTenant, type TestTenant } from '../../factories/tenants.factory';
 import { createTestApp, type TestApp } from '../../utils/create-test-app';
 import { orgSignIn } from '../../utils/pages-http';
+import { until } from '../../utils/until';
 
 /**
  * A console CSV download is a stream from one `COPY` (docs/architecture.md, "CSV downloads"):
@@ -67,14 +68,6 @@ const copies = () =>
       WHERE datname = current_database() AND state = 'active' AND query LIKE 'COPY (%'
         AND pid <> pg_backend_pid()`,
   );
-
-async function until(what: string, probe: () => Promise<boolean>) {
-  const deadline = Date.now() + 20_000;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((done) => setTimeout(done, 50));
-  }
-}
 
 it('a whole download is every partner, with the header line', async () => {
   const res = await t.http().get(`/org/${org.slug}/partners.csv`).set('Cookie', cookie);

@@ -5,7 +5,8 @@ import { RateLimiter } from '../../../src/common/http/rate-limiter';
 import { createTestApp, TestApp } from '../../utils/create-test-app';
 import { HttpsReceiver, startHttpsReceiver } from '../../utils/https-receiver';
 import { stopAllChildren } from '../../utils/processes';
-import { PrivateCluster, PrivateSentinel, until } from '../../utils/private-redis-topologies';
+import { PrivateCluster, PrivateSentinel } from '../../utils/private-redis-topologies';
+import { until } from '../../utils/until';
 import { newRunId } from '../../utils/test-env';
 
 /**
