@@ -9,7 +9,15 @@ import {
   type SchemaObject,
 } from '../common/http/html-openapi';
 import { EVENT_TYPES } from '../outbox/event-types';
-import { ADMIN_SESSION, consoleCsvDocs, CSRF, staffOf, STRING } from './org-page.openapi';
+import {
+  ADMIN_SESSION,
+  consoleCsvDocs,
+  CSRF,
+  LANG,
+  refusedOn,
+  staffOf,
+  STRING,
+} from './org-page.openapi';
 
 /**
  * OpenAPI of the admin pages (the area controllers), one entry per handler, so each controller
@@ -26,17 +34,9 @@ const BONUS_BACK: SchemaObject = {
   type: 'string',
   description: "The bonus queue's filters and page as a query string, kept by the redirect",
 };
-const LANG: SchemaObject = {
-  type: 'string',
-  enum: ['ru', 'en'],
-  description: "The page's language, remembered for the session",
-};
 const SLUG: SchemaObject = { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{1,62}$' };
 
-const REFUSED: [number, string][] = [
-  [403, 'Another organisation, a lower role, or (on a form post) a missing or stale `_csrf`'],
-  [404, 'No such organisation (the platform admin)'],
-];
+const REFUSED = refusedOn();
 
 /** `[status, description]` pages, a later one replacing an earlier one of the same status. */
 function pages(...lists: [number, string][][]): [number, string][] {
@@ -219,7 +219,7 @@ export const OrgDocs = {
       'viewer',
       'A webhook event: its payload, delivery status and attempts',
       { lang: LANG },
-      [[404, 'No such organisation (the platform admin), or no such event']],
+      refusedOn('event'),
     ),
 
   replay: () =>
@@ -244,7 +244,7 @@ export const OrgDocs = {
       created_to: { type: 'string', format: 'date', description: 'Created before' },
       review: { type: 'string', enum: ['flagged', 'cleared'] },
       page: PAGE,
-      lang: { type: 'string', enum: ['ru', 'en'], description: "The page's language" },
+      lang: LANG,
       approved: { type: 'string', description: 'An action done: the bonus approved' },
       rejected: { type: 'string', description: 'An action done: the bonus rejected' },
       done: { type: 'string', description: 'A bulk action done: `approve:3`, `reject:2`' },

@@ -10,9 +10,8 @@ import {
 
 /**
  * The OpenAPI shapes of an organisation's pages, CSV links and form posts, which the console's
- * console.openapi.ts, records.openapi.ts and payouts-program.openapi.ts and admin-pages.openapi.ts
- * fill in: each page re-checks the role the Admin API would need, and without a session redirects
- * to the sign-in page.
+ * console.openapi.ts and payouts-program.openapi.ts and admin-pages.openapi.ts fill in: each page
+ * re-checks the role the Admin API would need, and without a session redirects to the sign-in page.
  */
 
 /** The security scheme of the admin pages' session cookie (declared in setupOpenApi). */
@@ -25,6 +24,24 @@ export const DAY: SchemaObject = {
   description: 'YYYY-MM-DD (UTC)',
 };
 export const CSRF: SchemaObject = { type: 'string', description: "The session's CSRF token" };
+/** `?lang=`, which every page of an organisation takes. */
+export const LANG: SchemaObject = {
+  type: 'string',
+  enum: ['ru', 'en'],
+  description: 'The language of the pages, remembered for the session',
+};
+
+/**
+ * The refusals every page and form of an organisation shares: 403, and 404 for no such
+ * organisation or, where the path names one, no such `missing` (`partner`, `payout or run`).
+ */
+export function refusedOn(missing?: string): [number, string][] {
+  const organisation = 'No such organisation (the platform admin)';
+  return [
+    [403, 'Another organisation, a lower role, or (on a form post) a missing or stale `_csrf`'],
+    [404, missing ? `${organisation}, or no such ${missing}` : organisation],
+  ];
+}
 
 /** Who may: staff of the organisation with `role` or higher, or the platform admin. */
 export const staffOf = (role: StaffRole) =>

@@ -3,6 +3,8 @@ import {
   consoleActionDocs,
   consoleCsvDocs,
   consolePageDocs,
+  LANG,
+  refusedOn,
   STRING,
 } from '../admin-pages/org-page.openapi';
 
@@ -12,12 +14,7 @@ import {
  */
 
 const INT: SchemaObject = { type: 'integer', minimum: 1 };
-const REFUSED: [number, string][] = [
-  [403, 'Another organisation, a lower role, or (on a form post) a missing or stale `_csrf`'],
-  [404, 'No such organisation (the platform admin), payout or run'],
-];
-
-const LANG: SchemaObject = { type: 'string', enum: ['ru', 'en'] };
+const REFUSED = refusedOn('payout or run');
 
 const page = (summary: string, query: Record<string, SchemaObject>) =>
   consolePageDocs(summary, { ...query, notice: STRING, error: STRING, lang: LANG }, REFUSED);

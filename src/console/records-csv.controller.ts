@@ -5,7 +5,7 @@ import { CONVERSION_FILTERS, ListConversionsQueryDto } from './conversions/conve
 import { ConversionListService } from './conversions/conversions-list.service';
 import { LEAD_FILTERS, ListLeadsQueryDto } from './leads/leads.dto';
 import { LeadListService } from './leads/leads-list.service';
-import { RecordDocs } from './records.openapi';
+import { RecordDocs } from './console.openapi';
 
 /**
  * The CSV links of the record lists, `/org/:slug/conversions.csv` and `/org/:slug/leads.csv`:

@@ -5,7 +5,7 @@ import { FormBody } from '../../common/pages/form';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
 import { ConversionsService } from '../../conversions/conversions.service';
 import { keptFilters, loadList } from '../../common/pages/console/lists';
-import { RecordDocs } from '../records.openapi';
+import { RecordDocs } from '../console.openapi';
 import {
   CONVERSION_FILTERS,
   ListConversionsQueryDto,

@@ -4,7 +4,7 @@ import { PageQuery } from '../../common/http/single-query-values.pipe';
 import { FormBody } from '../../common/pages/form';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
 import { keptFilters, loadList } from '../../common/pages/console/lists';
-import { RecordDocs } from '../records.openapi';
+import { RecordDocs } from '../console.openapi';
 import { LeadsService } from '../../leads/leads.service';
 import { LEAD_FILTERS, LeadStatusForm, ListLeadsQueryDto } from './leads.dto';
 import { LeadListService } from './leads-list.service';

@@ -5,7 +5,7 @@ import { Org, OrgAction, type ConsoleCtx, OrgPagesController } from '../org-page
 import { FormBody } from '../../common/pages/form';
 import { Redirect, withQuery } from '../../common/pages/page';
 import { BansService } from '../../bans/bans.service';
-import { RecordDocs } from '../records.openapi';
+import { RecordDocs } from '../console.openapi';
 
 /** The ban form of a partner's page: why, 1–500 characters after trimming. */
 export class BanPartnerForm {
