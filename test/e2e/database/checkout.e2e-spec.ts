@@ -1,5 +1,6 @@
 import { Client, Pool, type PoolClient } from 'pg';
 import { checkOut } from '../../../src/database/checkout';
+import { until } from '../../utils/until';
 
 /**
  * src/database/checkout.ts: a connection checked out by hand whose backend goes away (here
@@ -32,7 +33,7 @@ describe('checkOut', () => {
       const errors: Error[] = [];
       const client = await checkOut(pool, (error) => errors.push(error));
       await terminate(await pidOf(client));
-      while (!errors.length) await new Promise((done) => setTimeout(done, 20));
+      await until('the error of the lost connection', async () => errors.length > 0, 10_000);
       expect(errors[0].message).toMatch(/terminat/);
       client.release(); // the caller says nothing of the loss: the connection is discarded anyway
       expect(pool.totalCount).toBe(0);
