@@ -1,23 +1,20 @@
-import { Body, Controller, Param } from '@nestjs/common';
+import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentTenant, TenantKey } from '../common/access/access.decorators';
 import { RateLimit } from '../access/rate-limits';
 import { Idempotent } from '../idempotency/idempotent.decorator';
-import { FederationPost } from '../common/http/write-routes';
+import { FEDERATION, FederationPost } from '../common/http/write-routes';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { CreateLeadDto } from './dto/create-lead.dto';
-import { ChangeLeadStatusDto } from './dto/lead-status.dto';
-import { LeadCreatedResponse, LeadResponse } from './dto/lead.response';
-import { LeadsService } from './leads.service';
+import { LeadCreatedResponse } from './dto/lead.response';
+import { LeadStatusWrites } from './lead-status-writes.controller';
 
 @ApiTags('federation')
 @Controller('federation/v1/leads')
 @TenantKey()
 @RateLimit('federation')
 @Idempotent()
-export class LeadsController {
-  constructor(private readonly leads: LeadsService) {}
-
+export class LeadsController extends LeadStatusWrites(FEDERATION) {
   /** Registers a lead for a referrer; emits lead.created (and bonus.pending with a lead bonus). */
   @FederationPost('', [404, 'referrer_not_found'], [404, 'offer_not_found'], [422, 'self_referral'])
   create(
@@ -25,15 +22,5 @@ export class LeadsController {
     @Body() dto: CreateLeadDto,
   ): Promise<LeadCreatedResponse> {
     return this.leads.create(tenant, dto, 'federation');
-  }
-
-  /** Moves a lead: new → processed, new → rejected, processed → rejected. */
-  @FederationPost(':lead_id/status', [404, 'lead_not_found'], [409, 'invalid_transition'])
-  changeStatus(
-    @CurrentTenant() tenant: TenantEntity,
-    @Param('lead_id') leadId: string,
-    @Body() dto: ChangeLeadStatusDto,
-  ): Promise<LeadResponse> {
-    return this.leads.changeStatus(tenant.id, leadId, dto);
   }
 }

@@ -1,17 +1,13 @@
-import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Controller, Get, Header, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Admin, CurrentActor, CurrentTenant } from '../common/access/access.decorators';
 import type { Actor } from '../common/access/actor';
 import type { Request } from 'express';
 import { ApiProblems } from '../common/errors/problem.response';
 import { PageQueryDto } from '../common/http/pagination.dto';
-import { AdminPost } from '../common/http/write-routes';
+import { STAFF } from '../common/http/write-routes';
 import type { TenantEntity } from '../tenants/tenant.entity';
-import {
-  ListPayoutsQueryDto,
-  MarkPayoutFailedDto,
-  MarkPayoutPaidDto,
-} from './dto/payout-requests.dto';
+import { ListPayoutsQueryDto } from './dto/payout-requests.dto';
 import {
   PayoutListResponse,
   PayoutResponse,
@@ -20,17 +16,23 @@ import {
   SettleRunResponse,
 } from './dto/payout.response';
 import { readCsvBody } from './csv-body';
+import { PayoutSettlements } from './payout-settlements.controller';
 import { PayoutsCsvService } from './payouts-csv.service';
 import { PayoutsService } from './payouts.service';
 
-/** Staff's payouts (docs/payouts.md): runs, the run file, settling, and each payout's life. */
+/**
+ * Staff's payouts (docs/payouts.md): runs, the run file, settling, and each payout's life; `paid`
+ * and `failed` are the federation's settlements (PayoutSettlements).
+ */
 @ApiTags('admin')
 @Controller('admin/v1/tenants/:slug/payouts')
-export class PayoutsAdminController {
+export class PayoutsAdminController extends PayoutSettlements(STAFF) {
   constructor(
-    private readonly payouts: PayoutsService,
+    payouts: PayoutsService,
     private readonly csv: PayoutsCsvService,
-  ) {}
+  ) {
+    super(payouts);
+  }
 
   /** A payout run now: one payout per member and currency whose payable balance ≥ the minimum. */
   @Post('runs')
@@ -104,28 +106,6 @@ export class PayoutsAdminController {
     @Param('payout_id') payoutId: string,
   ): Promise<PayoutResponse> {
     return this.payouts.get(tenant.id, payoutId);
-  }
-
-  /** pending → paid with the transfer's reference; its bonuses become paid. */
-  @AdminPost(':payout_id/paid', 'manager', [404, 'payout_not_found'], [409, 'invalid_transition'])
-  paid(
-    @CurrentTenant() tenant: TenantEntity,
-    @Param('payout_id') payoutId: string,
-    @Body() dto: MarkPayoutPaidDto,
-    @CurrentActor() actor: Actor,
-  ): Promise<PayoutResponse> {
-    return this.payouts.markPaid(tenant.id, payoutId, dto.reference, actor);
-  }
-
-  /** pending → failed with a reason; its items return to the partner's balance. */
-  @AdminPost(':payout_id/failed', 'manager', [404, 'payout_not_found'], [409, 'invalid_transition'])
-  failed(
-    @CurrentTenant() tenant: TenantEntity,
-    @Param('payout_id') payoutId: string,
-    @Body() dto: MarkPayoutFailedDto,
-    @CurrentActor() actor: Actor,
-  ): Promise<PayoutResponse> {
-    return this.payouts.release(tenant.id, payoutId, 'failed', dto.reason, actor);
   }
 
   /** pending → canceled by staff; its items return to the partner's balance. */

@@ -158,6 +158,12 @@ export function adminApi(t: TestApp, token: string) {
       typed<BonusResponse>(c.raw('post', `${tenant(slug)}/bonuses/${bonusId}/approve`)),
     rejectBonus: (slug: string, bonusId: string, body: Body<RejectBonusDto> = {}) =>
       typed<BonusResponse>(c.raw('post', `${tenant(slug)}/bonuses/${bonusId}/reject`, body)),
+    setLeadStatus: (slug: string, leadId: string, body: Body<ChangeLeadStatusDto>) =>
+      typed<LeadResponse>(c.raw('post', `${tenant(slug)}/leads/${leadId}/status`, body)),
+    registerConversion: (slug: string, body: Body<RegisterConversionDto>) =>
+      typed<ConversionResponse>(c.raw('post', `${tenant(slug)}/conversions/register`, body)),
+    previewConversion: (slug: string, body: Body<PreviewConversionDto>) =>
+      typed<ConversionPreviewResponse>(c.raw('post', `${tenant(slug)}/conversions/preview`, body)),
     reverseConversion: (slug: string, conversionId: string, body: Body<ReverseConversionDto>) =>
       typed<ReversalResponse>(
         c.raw('post', `${tenant(slug)}/conversions/${conversionId}/reverse`, body),

@@ -22,3 +22,24 @@ export const FederationPost = (path: string, ...problems: Problem[]) =>
  */
 export const AdminPost = (path: string, role: StaffRole, ...problems: Problem[]) =>
   applyDecorators(Post(path), HttpCode(200), Admin(role), ApiProblems(400, 401, 403, ...problems));
+
+/**
+ * Who makes a write that the Federation API and the Admin API both offer with the same body (a
+ * lead's status, a conversion, a payout's settlement: docs/architecture.md, "One write, two
+ * surfaces"). Such writes are defined once, in a class made for each surface.
+ */
+export interface WriteSurface {
+  /** `POST path` on this surface; `role` is the least staff role the Admin API asks for. */
+  post(path: string, role: StaffRole, ...problems: Problem[]): MethodDecorator;
+  /** Whether the caller is the tenant's staff (the Admin API), not its back end. */
+  readonly staff: boolean;
+}
+
+/** The tenant's back end, with its tenant key: the role is not asked. */
+export const FEDERATION: WriteSurface = {
+  post: (path, _role, ...problems) => FederationPost(path, ...problems),
+  staff: false,
+};
+
+/** The tenant's staff (or the platform admin), under `/admin/v1/tenants/:slug/…`. */
+export const STAFF: WriteSurface = { post: AdminPost, staff: true };
