@@ -21,6 +21,8 @@ import {
  * extend the class made for theirs. Staff writes are recorded in the audit log.
  */
 export function ConversionWrites(surface: WriteSurface) {
+  // Named, not `@surface.post(…)`: the OpenAPI plugin documents a route only under a named
+  // decorator (docs/architecture.md, "One write, two surfaces").
   const SurfacePost = surface.post;
   const audited = (actor: Actor) => (surface.staff ? actor : undefined);
 

@@ -12,6 +12,8 @@ import { LeadsService } from './leads.service';
  * (LeadsAdminController), the same body on both surfaces. Staff moves are recorded in the audit log.
  */
 export function LeadStatusWrites(surface: WriteSurface) {
+  // Named, not `@surface.post(…)`: the OpenAPI plugin documents a route only under a named
+  // decorator (docs/architecture.md, "One write, two surfaces").
   const SurfacePost = surface.post;
 
   // Injectable for its constructor's types: the controller extending it declares none.

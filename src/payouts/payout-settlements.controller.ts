@@ -13,6 +13,8 @@ import { PayoutsService } from './payouts.service';
  * Both are recorded in the audit log: a payout is money leaving the program.
  */
 export function PayoutSettlements(surface: WriteSurface) {
+  // Named, not `@surface.post(…)`: the OpenAPI plugin documents a route only under a named
+  // decorator (docs/architecture.md, "One write, two surfaces").
   const SurfacePost = surface.post;
 
   // Injectable for its constructor's types: the controller extending it declares none.
