@@ -20,27 +20,24 @@ export function reconnectDelay(times: number): number {
   return Math.min(times * 50, RECONNECT_MAX_MS);
 }
 
-/** The clients made for Bull through Sentinel or Cluster: Bull does not close those itself. */
+/** The clients made for Bull (`createClient`): Bull does not close those itself. */
 export type BullClients = Set<Redis | Cluster | typeof CLOSED>;
 /** In a BullClients set once the app has shut down. */
 export const CLOSED = Symbol('closed');
 
 /**
- * Options every Bull queue of the service shares (BullModule.forRoot). On one server Bull makes
- * its own clients from the URL; through Sentinel or Cluster they are made here (`createClient`),
- * the blocking and subscriber ones without a ready check or a retry limit, as Bull requires, and
- * kept in `clients` for the shutdown.
+ * Options every Bull queue of the service shares (BullModule.forRoot). Bull's Redis clients are
+ * made here (`createClient`), to one server, through Sentinel or to a Cluster, the blocking and
+ * subscriber ones without a ready check or a retry limit, as Bull requires, and kept in `clients`
+ * for RedisShutdown to disconnect. Bull closes only the clients it made itself, and its close of
+ * a client listens for the client's error and rejects with it, which while Redis is unreachable
+ * fails the whole shutdown; these are never closed that way.
  */
 export function bullRootOptions(config: AppConfig, clients: BullClients): QueueOptions {
-  const common: QueueOptions = {
-    prefix: config.queuePrefix,
-    redis: { retryStrategy: reconnectDelay },
-    settings: { retryProcessDelay: RETRY_PROCESS_DELAY_MS },
-  };
   const target = config.redis;
-  if (target.mode === 'standalone') return { ...common, url: target.url } as QueueOptions;
   return {
-    ...common,
+    prefix: config.queuePrefix,
+    settings: { retryProcessDelay: RETRY_PROCESS_DELAY_MS },
     createClient: (type, options) => {
       const blocking = type !== 'client';
       const client = createRedisClient(target, {

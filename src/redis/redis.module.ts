@@ -21,7 +21,7 @@ class RedisShutdown implements OnApplicationShutdown {
   ) {}
   async onApplicationShutdown(): Promise<void> {
     this.redis.disconnect();
-    // After the queues closed (module destroy): Bull does not close clients it did not make.
+    // Bull closes no client of its own: they are all made by bullRootOptions, and closed here.
     for (const client of this.bullClients) if (client !== CLOSED) client.disconnect();
     this.bullClients.clear();
     this.bullClients.add(CLOSED);
