@@ -24,7 +24,6 @@ export function ConversionWrites(surface: WriteSurface) {
   // Named, not `@surface.post(…)`: the OpenAPI plugin documents a route only under a named
   // decorator (docs/architecture.md, "One write, two surfaces").
   const SurfacePost = surface.post;
-  const audited = (actor: Actor) => (surface.staff ? actor : undefined);
 
   // Injectable for its constructor's types: the controller extending it declares none.
   @Injectable()
@@ -54,7 +53,7 @@ export function ConversionWrites(surface: WriteSurface) {
       @Body() dto: RegisterConversionDto,
       @CurrentActor() actor: Actor,
     ): Promise<ConversionResponse> {
-      return this.conversions.register(tenant, dto, audited(actor));
+      return this.conversions.register(tenant, dto, surface.auditActor(actor));
     }
 
     /** The bonuses `register` would create; writes nothing. */
@@ -79,7 +78,12 @@ export function ConversionWrites(surface: WriteSurface) {
       @Body() dto: ReverseConversionDto,
       @CurrentActor() actor: Actor,
     ): Promise<ReversalResponse> {
-      return this.conversions.reverse(tenant.id, conversionId, dto.reason, audited(actor));
+      return this.conversions.reverse(
+        tenant.id,
+        conversionId,
+        dto.reason,
+        surface.auditActor(actor),
+      );
     }
   }
   return ConversionWritesController;

@@ -29,7 +29,7 @@ export function LeadStatusWrites(surface: WriteSurface) {
       @Body() dto: ChangeLeadStatusDto,
       @CurrentActor() actor: Actor,
     ): Promise<LeadResponse> {
-      return this.leads.changeStatus(tenant.id, leadId, dto, surface.staff ? actor : undefined);
+      return this.leads.changeStatus(tenant.id, leadId, dto, surface.auditActor(actor));
     }
   }
   return LeadStatusWritesController;

@@ -1,5 +1,5 @@
 import { applyDecorators, HttpCode, Post } from '@nestjs/common';
-import type { StaffRole } from '../access/actor';
+import type { Actor, StaffRole } from '../access/actor';
 import { Admin } from '../access/access.decorators';
 import { ApiProblems } from '../errors/problem.response';
 
@@ -31,15 +31,18 @@ export const AdminPost = (path: string, role: StaffRole, ...problems: Problem[])
 export interface WriteSurface {
   /** `POST path` on this surface; `role` is the least staff role the Admin API asks for. */
   post(path: string, role: StaffRole, ...problems: Problem[]): MethodDecorator;
-  /** Whether the caller is the tenant's staff (the Admin API), not its back end. */
-  readonly staff: boolean;
+  /**
+   * `actor` when the caller is the tenant's staff (the Admin API), undefined for its back end:
+   * what lead and conversion writes hand to the audit log (docs/architecture.md).
+   */
+  auditActor(actor: Actor): Actor | undefined;
 }
 
 /** The tenant's back end, with its tenant key: the role is not asked. */
 export const FEDERATION: WriteSurface = {
   post: (path, _role, ...problems) => FederationPost(path, ...problems),
-  staff: false,
+  auditActor: () => undefined,
 };
 
 /** The tenant's staff (or the platform admin), under `/admin/v1/tenants/:slug/…`. */
-export const STAFF: WriteSurface = { post: AdminPost, staff: true };
+export const STAFF: WriteSurface = { post: AdminPost, auditActor: (actor) => actor };
