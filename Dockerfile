@@ -3,7 +3,7 @@
 # (MIGRATIONS_RUN=true), so no separate migration step is needed.
 
 # ---- build: install everything, compile TypeScript, then drop the dev dependencies ----
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 
 COPY package.json package-lock.json ./
@@ -15,7 +15,7 @@ RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund
 
 # ---- runtime: compiled code and production dependencies only, run as the unprivileged user ----
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 
@@ -28,7 +28,7 @@ COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 3000
 
-# Liveness only (no dependency checks); /health/ready is for load balancers. Node 20 has fetch.
+# Liveness only (no dependency checks); /health/ready is for load balancers. Node 24 has fetch.
 # A worker container (PROCESS_ROLE=worker) answers it on WORKER_HEALTH_PORT when that is set.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.WORKER_HEALTH_PORT || process.env.PORT || 3000) + '/health/live').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]

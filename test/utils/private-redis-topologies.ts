@@ -53,7 +53,8 @@ export class PrivateSentinel {
     const [primary, replica] = s.dataPorts;
     s.servers.set(
       primary,
-      await redisServer(`redis :${primary}`, ['--port', `${primary}`, ...BASE]),
+      // --dir: a replica's full sync writes an RDB file into its directory even without --save.
+      await redisServer(`redis :${primary}`, ['--port', `${primary}`, ...BASE, '--dir', s.dir]),
     );
     s.servers.set(
       replica,
@@ -61,6 +62,8 @@ export class PrivateSentinel {
         '--port',
         `${replica}`,
         ...BASE,
+        '--dir',
+        s.dir,
         '--replicaof',
         '127.0.0.1',
         `${primary}`,
