@@ -65,9 +65,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
           'A request with this Idempotency-Key is still being processed.',
         );
       }
-      const stored = await this.keys.find(tenantId, scope, key);
-      if (stored) {
-        if (stored.requestHash !== requestHash) {
+      const found = await this.keys.find(tenantId, scope, key);
+      if (found) {
+        if (found.requestHash !== requestHash) {
           throw new DomainError(
             HttpStatus.UNPROCESSABLE_ENTITY,
             'idempotency_key_reused',
@@ -77,21 +77,36 @@ export class IdempotencyInterceptor implements NestInterceptor {
         // Nest sends the parsed body with JSON.stringify and the route's status: the bytes of
         // the first answer again (a JSON.parse/stringify round trip of stringify output is exact).
         res.setHeader('Idempotent-Replayed', 'true');
-        return JSON.parse(stored.body) as unknown;
+        return JSON.parse(found.body) as unknown;
       }
       // The services' own transactions join this one (TransactionHost), as do their events.
       const result = await lastValueFrom(next.handle());
       // Express serialises a returned object with JSON.stringify too: the stored bytes and the
       // bytes of the first answer are the same.
-      await this.keys.store(
+      const stored = await this.keys.store(
         tenantId,
         scope,
         key,
         { requestHash, status, body: JSON.stringify(result) },
         TTL_MS,
       );
+      // Defence in depth: a live answer appeared under the key while this request ran, so another
+      // execution got past the lock. Fail this one; throwing rolls back its transaction, so its
+      // effects are not committed and the first answer stays the one replayed.
+      if (!stored) throw new IdempotencyKeyConflictError();
       return result;
     });
+  }
+}
+
+/** A live answer is already stored under the key this request was about to answer. */
+class IdempotencyKeyConflictError extends DomainError {
+  constructor() {
+    super(
+      HttpStatus.CONFLICT,
+      'idempotency_key_conflict',
+      'Another request with this Idempotency-Key completed while this one ran; this one was rolled back. Retry to get the stored answer.',
+    );
   }
 }
 

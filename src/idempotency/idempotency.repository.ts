@@ -44,24 +44,33 @@ export class IdempotencyRepository {
     return row;
   }
 
-  /** Stores the answer in the current transaction, replacing a record whose 24 h have passed. */
+  /**
+   * Stores the answer in the current transaction, replacing a record whose 24 h have passed.
+   * Returns false, writing nothing, when a live answer is already stored under the key: a second
+   * execution got past the key's lock (which the lock is there to prevent), and its answer must
+   * not overwrite the first one; the caller then fails the request so that its transaction, with
+   * the second execution's effects, rolls back.
+   */
   async store(
     tenantId: string,
     scope: string,
     key: string,
     answer: StoredAnswer,
     ttlMs: number,
-  ): Promise<void> {
-    await this.tx.manager.query(
+  ): Promise<boolean> {
+    const rows = await this.tx.manager.query<unknown[]>(
       `INSERT INTO idempotency_keys AS k
               (tenant_id, path, key, request_hash, response_status, response_body, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7 / 1000.0))
        ON CONFLICT (tenant_id, path, key) DO UPDATE
           SET request_hash = EXCLUDED.request_hash, response_status = EXCLUDED.response_status,
               response_body = EXCLUDED.response_body, created_at = now(),
-              expires_at = EXCLUDED.expires_at`,
+              expires_at = EXCLUDED.expires_at
+        WHERE k.expires_at <= now()
+       RETURNING 1 AS stored`,
       [tenantId, scope, key, answer.requestHash, answer.status, answer.body, ttlMs],
     );
+    return rows.length === 1;
   }
 
   /** Deletes the expired keys (housekeeping); how many went. */

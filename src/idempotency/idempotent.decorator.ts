@@ -12,6 +12,8 @@ export const Idempotent = () =>
       description:
         '1–255 characters. The first successful answer is replayed byte for byte for 24 h ' +
         '(with Idempotent-Replayed: true); a different body under the same key is 422 ' +
-        'idempotency_key_reused; while the first request runs, 409 idempotency_key_in_use.',
+        'idempotency_key_reused; while the first request runs, 409 idempotency_key_in_use; ' +
+        'if an answer was stored under the key while this request ran, 409 ' +
+        'idempotency_key_conflict and nothing of this request is kept.',
     }),
   );

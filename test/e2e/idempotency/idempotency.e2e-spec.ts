@@ -1,9 +1,11 @@
 import type { Response } from 'supertest';
+import { fingerprint } from '../../../src/idempotency/idempotency.interceptor';
 import { idempotencyLockName } from '../../../src/idempotency/idempotency.repository';
 import { createLead, eventsOf, registerConversion } from '../../factories/money.factory';
 import { createTenant, TestTenant } from '../../factories/tenants.factory';
 import { upsertUser, UpsertedUser } from '../../factories/users.factory';
 import { createTestApp, TestApp } from '../../utils/create-test-app';
+import { until } from '../../utils/until';
 
 /** docs/money.md: the optional `Idempotency-Key` header on every federation POST. */
 // Real PostgreSQL, Redis and concurrency: allow for a loaded machine (the project-level
@@ -266,6 +268,58 @@ describe('Idempotency-Key on federation POSTs', () => {
     expect(after.status).toBe(200);
     expect(after.headers['idempotent-replayed']).toBeUndefined();
     expect(await leadCount()).toBe(1);
+  });
+
+  it('an answer stored under the key while the request runs is never overwritten: 409, rolled back', async () => {
+    // Defence in depth (docs/security.md, issue #32): the key's lock should make this impossible,
+    // so force it. Hold writes to `leads` until the request has looked the key up and is about to
+    // write its lead, store a live answer under the key from another connection meanwhile, then
+    // let the request go on: its answer must not replace the stored one, and its lead must not
+    // be committed.
+    const body = leadBody();
+    const planted = JSON.stringify({ lead_id: 'lead_planted', status: 'new' });
+    const blocker = t.db.createQueryRunner();
+    await blocker.connect();
+    let pending: Promise<Response> | undefined;
+    try {
+      await blocker.startTransaction();
+      await blocker.query(`LOCK TABLE leads IN SHARE MODE`);
+      pending = post('/federation/v1/leads', body, 'raced-key').then((res) => res);
+      await until('the request waiting to write its lead', async () => {
+        const [{ waiting }] = await t.db.query(
+          `SELECT count(*)::int AS waiting FROM pg_stat_activity
+            WHERE datname = current_database() AND wait_event_type = 'Lock'
+              AND query ILIKE '%INSERT INTO%leads%'`,
+        );
+        return waiting > 0;
+      });
+      await t.db.query(
+        `INSERT INTO idempotency_keys
+                (tenant_id, path, key, request_hash, response_status, response_body, expires_at)
+         VALUES ($1, '/federation/v1/leads', 'raced-key', $2, 200, $3, now() + interval '1 day')`,
+        [tenant.orgId, fingerprint(body), planted],
+      );
+    } finally {
+      await blocker.commitTransaction();
+      await blocker.release();
+    }
+    const res = await pending;
+    expect(res.status).toBe(409);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.body.code).toBe('idempotency_key_conflict');
+    // The second execution's effects were rolled back with its answer: no lead, no event.
+    expect(await leadCount()).toBe(0);
+    expect(await eventsOf(t, tenant.orgId, 'lead.created')).toHaveLength(0);
+    const rows = await t.db.query(
+      `SELECT response_body FROM idempotency_keys WHERE tenant_id = $1 AND key = 'raced-key'`,
+      [tenant.orgId],
+    );
+    expect(rows).toEqual([{ response_body: planted }]);
+    // A retry gets the stored answer, as with any completed key.
+    const retry = await post('/federation/v1/leads', body, 'raced-key');
+    expect(retry.status).toBe(200);
+    expect(retry.text).toBe(planted);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
   });
 
   it('one key on every spelling of a route: one lead, the rest replay', async () => {
