@@ -22,9 +22,26 @@ const HEX_SHA256 = /^[0-9a-f]{64}$/;
 /** One Standard Webhooks symmetric signature: `v1,` and the base64 of 32 bytes. */
 const STANDARD_V1 = /^v1,([A-Za-z0-9+/]{43}=)$/;
 
-/** HMAC-SHA256 of `data` keyed with the secret string's UTF-8 bytes, as raw bytes. */
+/** Padded standard base64, as in a Standard Webhooks secret `whsec_<base64>`. */
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** HMAC-SHA256 of `data` keyed with the secret string's UTF-8 bytes, as raw bytes (X-Service-*). */
 function hmac(secret, data) {
   return crypto.createHmac('sha256', Buffer.from(secret, 'utf8')).update(data).digest();
+}
+
+/**
+ * The key of the Standard Webhooks signature: for a Standard Webhooks secret (`whsec_` + padded
+ * base64 of 24 to 64 bytes, as the service issues them) the decoded bytes; for a secret issued
+ * before those (`whsec_` + 43 characters of base64url) the string's UTF-8 bytes.
+ */
+function standardKey(secret) {
+  const encoded = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : null;
+  if (encoded !== null && BASE64.test(encoded)) {
+    const key = Buffer.from(encoded, 'base64');
+    if (key.length >= 24 && key.length <= 64 && key.toString('base64') === encoded) return key;
+  }
+  return Buffer.from(secret, 'utf8');
 }
 
 /** Constant-time check of a lowercase hex signature header against the expected digest. */
@@ -69,10 +86,10 @@ function verifyTimestamp(rawBody, headers, secrets, nowMs) {
  * The Standard Webhooks check (https://www.standardwebhooks.com), the second way to verify: the
  * `webhook-signature` header is a space-separated list of `v1,<base64>` signatures, each an
  * HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`; one must match under one of our
- * secrets (the key is the secret string's UTF-8 bytes, `whsec_` prefix included, the same key as
- * X-Service-Signature), and `webhook-timestamp` must be within ±5 minutes. During a rotation the
- * service sends a second signature made with the previous secret. Libraries do the same, e.g.
- * npm `standardwebhooks`: `new Webhook(secret, { format: 'raw' }).verify(rawBody, headers)`.
+ * secrets (the key is `standardKey(secret)`: the base64-decoded part after `whsec_`), and
+ * `webhook-timestamp` must be within ±5 minutes. During a rotation the service sends a second
+ * signature made with the previous secret. Libraries do the same, e.g. npm `standardwebhooks`:
+ * `new Webhook(secret).verify(rawBody, headers)`.
  */
 function verifyStandard(rawBody, headers, secrets, nowMs) {
   const id = headers['webhook-id'];
@@ -89,7 +106,7 @@ function verifyStandard(rawBody, headers, secrets, nowMs) {
   const signed = Buffer.concat([Buffer.from(`${id}.${stamp}.`, 'utf8'), rawBody]);
   let ok = false;
   for (const secret of secrets) {
-    const expected = hmac(secret, signed);
+    const expected = crypto.createHmac('sha256', standardKey(secret)).update(signed).digest();
     for (const signature of given) ok = crypto.timingSafeEqual(signature, expected) || ok;
   }
   return ok;
@@ -354,4 +371,5 @@ module.exports = {
   verifyBody,
   verifyTimestamp,
   verifyStandard,
+  standardKey,
 };

@@ -16,6 +16,8 @@ const { createReceiver, ProcessedEvents } = require('./server.js');
 
 const SECRET = 'whsec_test_current_0123456789abcdef';
 const OLD_SECRET = 'whsec_test_previous_0123456789abcdef';
+/** A secret in the form the service issues now: `whsec_` + base64 of 32 random bytes. */
+const STANDARD_SECRET = `whsec_${crypto.randomBytes(32).toString('base64')}`;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'webhook-receiver-test-'));
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -39,12 +41,16 @@ function signedHeaders(body, { secret = SECRET, previous, timestamp } = {}) {
 }
 
 /** The Standard Webhooks headers the service sends beside its own: one v1 signature per secret. */
+// The key: the base64 after `whsec_` of a Standard Webhooks secret (as the service issues them),
+// the string's UTF-8 of a secret issued before (these test secrets, with `_`, are such).
 function standardHeaders(body, { secrets = [SECRET], id, timestamp } = {}) {
   const ts = timestamp ?? Math.floor(Date.now() / 1000);
   const eventId = id ?? JSON.parse(body).event_id;
   const signed = Buffer.concat([Buffer.from(`${eventId}.${ts}.`), Buffer.from(body)]);
+  const key = (secret) =>
+    secret === STANDARD_SECRET ? Buffer.from(secret.slice('whsec_'.length), 'base64') : secret;
   const signature = (secret) =>
-    `v1,${crypto.createHmac('sha256', secret).update(signed).digest('base64')}`;
+    `v1,${crypto.createHmac('sha256', key(secret)).update(signed).digest('base64')}`;
   return {
     'Content-Type': 'application/json',
     'webhook-id': eventId,
@@ -301,6 +307,33 @@ describe('SIGNATURE_SCHEME=standard (Standard Webhooks headers)', () => {
     assert.deepEqual((await post(server.url, a, both)).body, { received: true });
     const b = envelope('evt_std_3');
     assert.deepEqual((await post(server.url, b, standardHeaders(b))).body, { received: true });
+  });
+
+  it('with a Standard Webhooks secret, the key is its decoded base64, not the string', async () => {
+    const current = await startChild({
+      WEBHOOK_SECRET: STANDARD_SECRET,
+      SIGNATURE_SCHEME: 'standard',
+      PROCESSED_FILE: ':memory:',
+    });
+    try {
+      const body = envelope('evt_std_5');
+      const good = standardHeaders(body, { secrets: [STANDARD_SECRET] });
+      assert.deepEqual((await post(current.url, body, good)).body, { received: true });
+      // Keyed with the string's UTF-8 instead: refused.
+      const ts = good['webhook-timestamp'];
+      const other = envelope('evt_std_6');
+      const wrong = crypto
+        .createHmac('sha256', STANDARD_SECRET)
+        .update(`evt_std_6.${ts}.${other}`)
+        .digest('base64');
+      const res = await post(current.url, other, {
+        ...standardHeaders(other, { secrets: [STANDARD_SECRET], timestamp: Number(ts) }),
+        'webhook-signature': `v1,${wrong}`,
+      });
+      assert.equal(res.status, 401);
+    } finally {
+      await current.stop();
+    }
   });
 
   it('refuses a changed body, another secret, a stale timestamp, another id, or no headers', async () => {

@@ -132,8 +132,11 @@ function encodeBase32(value: number): string {
   return out;
 }
 
-/** Secret prefixes of README.md, "API overview"; 32 random bytes (256 bits) each. */
-export type SecretKind = 'tk' | 'stf' | 'whsec';
+/**
+ * Secret prefixes of README.md, "API overview"; 32 random bytes (256 bits) each. Webhook secrets
+ * (`whsec_`) are made by `newWebhookSecret()` (webhooks/webhook-signature.ts), in base64.
+ */
+export type SecretKind = 'tk' | 'stf';
 export function newSecret(kind: SecretKind): string {
   return `${kind}_${randomBytes(32).toString('base64url')}`;
 }

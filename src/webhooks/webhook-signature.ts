@@ -1,26 +1,81 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 
-/** The HMAC-SHA256 of the bytes of `parts` one after the other, keyed with the secret's UTF-8. */
-function hmac(secret: string, parts: (string | Buffer)[]) {
-  const h = createHmac('sha256', Buffer.from(secret, 'utf8'));
+/** Standard Webhooks (https://www.standardwebhooks.com) secrets: `whsec_` + base64 of the key. */
+const PREFIX = 'whsec_';
+/** The key sizes the Standard Webhooks specification allows, in bytes. */
+const MIN_KEY_BYTES = 24;
+const MAX_KEY_BYTES = 64;
+/** Padded standard base64: what the Standard Webhooks libraries decode. */
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * A new endpoint secret: `whsec_` + base64 of 32 random bytes, the Standard Webhooks form, so
+ * its libraries take it as it is (`new Webhook(secret)`). docs/webhooks.md, "The secret".
+ */
+export function newWebhookSecret(): string {
+  return `${PREFIX}${randomBytes(32).toString('base64')}`;
+}
+
+/**
+ * True for a Standard Webhooks secret: `whsec_` + the canonical padded base64 of 24 to 64 bytes.
+ * Secrets issued before those (`whsec_` + 43 characters of base64url, from 32 bytes) never are:
+ * 43 characters are never a whole number of padded base64 quads.
+ */
+export function isStandardSecret(secret: string): boolean {
+  if (!secret.startsWith(PREFIX)) return false;
+  const encoded = secret.slice(PREFIX.length);
+  if (!BASE64.test(encoded)) return false;
+  const key = Buffer.from(encoded, 'base64');
+  return (
+    key.length >= MIN_KEY_BYTES && key.length <= MAX_KEY_BYTES && key.toString('base64') === encoded
+  );
+}
+
+/**
+ * The key of the Standard Webhooks signature (`webhook-signature`): the decoded bytes of a
+ * Standard Webhooks secret; for a secret issued before those (a legacy secret), its UTF-8 bytes,
+ * as it was always signed, so receivers holding it keep verifying. That legacy key is also what
+ * the Standard Webhooks form `standardFormOf(secret)` decodes to.
+ */
+export function standardKey(secret: string): Buffer {
+  return isStandardSecret(secret)
+    ? Buffer.from(secret.slice(PREFIX.length), 'base64')
+    : Buffer.from(secret, 'utf8');
+}
+
+/**
+ * The secret as Standard Webhooks libraries take it by default: a Standard Webhooks secret as it
+ * is; a legacy secret S as `whsec_` + base64(UTF-8 of S), which those libraries decode back to
+ * the very key `webhook-signature` has always been signed with. (The `X-Service-*` signatures
+ * stay keyed with S itself.)
+ */
+export function standardFormOf(secret: string): string {
+  return isStandardSecret(secret)
+    ? secret
+    : `${PREFIX}${Buffer.from(secret, 'utf8').toString('base64')}`;
+}
+
+/** The HMAC-SHA256 of the bytes of `parts` one after the other, keyed with `key`. */
+function hmac(key: Buffer, parts: (string | Buffer)[]) {
+  const h = createHmac('sha256', key);
   for (const part of parts) h.update(part);
   return h;
 }
 
 /**
  * Lowercase hex HMAC-SHA256 of the bytes of `parts` one after the other, keyed with the secret
- * string's UTF-8 bytes .
+ * string's UTF-8 bytes (the whole string, `whsec_` included): the `X-Service-*` signatures, as
+ * the interface specification defines them ("keyed with the webhook secret").
  */
 export function hmacHex(secret: string, ...parts: (string | Buffer)[]): string {
-  return hmac(secret, parts).digest('hex');
+  return hmac(Buffer.from(secret, 'utf8'), parts).digest('hex');
 }
 
 /**
  * One Standard Webhooks symmetric signature (`v1,<base64 HMAC-SHA256>` over
- * `<webhook-id>.<webhook-timestamp>.<body>`). The key is the secret string's UTF-8 bytes, the same
- * key as the `X-Service-*` signatures (docs/webhooks.md, "Standard Webhooks"): the secrets are
- * `whsec_` + base64url, which Standard Webhooks libraries would otherwise base64-decode, so a
- * receiver passes the secret to them as raw bytes (`new Webhook(secret, { format: 'raw' })`).
+ * `<webhook-id>.<webhook-timestamp>.<body>`), keyed with `standardKey(secret)`: the decoded key
+ * bytes of a Standard Webhooks secret, so its libraries verify with the secret as it is
+ * (`new Webhook(secret)`); a legacy secret's UTF-8 bytes, as before (docs/webhooks.md).
  */
 export function standardSignature(
   secret: string,
@@ -28,7 +83,7 @@ export function standardSignature(
   timestamp: number,
   body: string | Buffer,
 ): string {
-  return `v1,${hmac(secret, [`${id}.${timestamp}.`, body]).digest('base64')}`;
+  return `v1,${hmac(standardKey(secret), [`${id}.${timestamp}.`, body]).digest('base64')}`;
 }
 
 export interface SignedHeadersInput {

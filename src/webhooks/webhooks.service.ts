@@ -6,7 +6,6 @@ import type { Actor } from '../common/access/actor';
 import { seal } from '../common/crypto/secret-box';
 import { ConflictError } from '../common/errors/domain-error';
 import { offsetOf, pagination } from '../common/http/pagination.dto';
-import { newSecret } from '../common/ids';
 import { AppConfig } from '../config/app-config';
 import { TransactionHost } from '../database/transaction-host';
 import { TEST_EVENT_TYPE } from '../outbox/event-types';
@@ -24,6 +23,7 @@ import { DeliveryJobs } from './engine/delivery-jobs';
 import { DeliveryStore } from './engine/delivery-store';
 import { Replays } from './engine/replays';
 import { isForbiddenAddress } from './ssrf';
+import { newWebhookSecret } from './webhook-signature';
 import type { WebhookAttemptEntity } from './webhook-attempt.entity';
 import type { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import type { WebhookEndpointEntity } from './webhook-endpoint.entity';
@@ -73,7 +73,7 @@ export class WebhooksService implements OnModuleInit {
     return this.tx.transaction(async () => {
       const existing = await this.endpoints.findForUpdate(tenantId);
       const now = new Date();
-      const secret = existing ? undefined : newSecret('whsec');
+      const secret = existing ? undefined : newWebhookSecret();
       const endpoint: WebhookEndpointEntity = {
         ...(existing ?? {
           tenantId,
@@ -109,7 +109,7 @@ export class WebhooksService implements OnModuleInit {
     return this.tx.transaction(async () => {
       const endpoint = await this.endpoints.findForUpdate(tenantId);
       if (!endpoint) throw new WebhookNotConfiguredError();
-      const secret = newSecret('whsec');
+      const secret = newWebhookSecret();
       endpoint.previousSecretSealed = endpoint.secretSealed;
       endpoint.previousSecretExpiresAt = new Date(Date.now() + PREVIOUS_SECRET_MS);
       endpoint.secretSealed = seal(secret, this.config.secretsEncryptionKey);

@@ -22,7 +22,7 @@
  *   `"…"` allows further elements;
  * - ids (`usr_`, `mbr_`, `lead_`, `ofr_`, `cnv_`, `dl_`, `bns_`, `evt_`, `org_`, `key_`, `stt_`,
  *   `aud_`, `sic_` + a ULID, whole or shortened with `…`), bare ULIDs (request ids), ISO
- *   timestamps, secrets (`tk_`, `stf_`, `whsec_`, `adm_` + anything), JWTs and signed refs
+ *   timestamps, secrets (`tk_`, `stf_`, `whsec_`, `adm_` + base64 or base64url), JWTs and signed refs
  *   (`eyJ…`), short-link codes (8 letters and digits, mixed case), build versions (16 hex
  *   digits), `sha384-…` integrity values, and 10- or 13-digit numbers starting with 1 (epoch
  *   seconds and milliseconds) match any value of their kind;
@@ -142,6 +142,7 @@ export function docSteps(path: string, name: string): DocStep[] {
 
 const ID_PREFIXES = 'usr|mbr|lead|ofr|cnv|dl|bns|evt|org|key|stt|aud|sic';
 const B64 = '[A-Za-z0-9_-]';
+const SECRET_CHARS = '[A-Za-z0-9_+/=-]';
 
 interface TokenRule {
   name: string;
@@ -156,8 +157,9 @@ interface TokenRule {
 const RULES: TokenRule[] = [
   {
     name: 'secret',
-    printed: `\\b(?:tk|stf|whsec|adm)_${B64}*…?`,
-    real: (t) => `${t.slice(0, t.indexOf('_') + 1)}${B64}{16,}`,
+    // Webhook secrets are `whsec_` + standard base64 (+ / =), the others base64url.
+    printed: `\\b(?:tk|stf|whsec|adm)_${SECRET_CHARS}*…?`,
+    real: (t) => `${t.slice(0, t.indexOf('_') + 1)}${SECRET_CHARS}{16,}`,
   },
   {
     name: 'jwt',

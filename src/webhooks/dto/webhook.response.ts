@@ -6,11 +6,22 @@ export class WebhookEndpointResponse {
   /** @example ["lead.created", "bonus.approved"] */ events: string[];
   /** @example true */ enabled: boolean;
   /** @example "2026-11-21T09:30:00.000Z" */ created_at: string;
-  /** Shown only when the endpoint is first created. @example "whsec_Qm9…" */ secret?: string;
+  /**
+   * Shown only when the endpoint is first created: a Standard Webhooks secret, `whsec_` + base64
+   * of 32 random bytes. `X-Service-Signature` is keyed with this whole string (UTF-8),
+   * `webhook-signature` with the decoded bytes, so Standard Webhooks libraries take it as it is.
+   * @example "whsec_cNeiR1ObrZALeNXf1mKtm8HbryztxNU0fAaxPlG9vmU="
+   */
+  secret?: string;
 }
 
 export class WebhookSecretResponse {
-  /** The new signing secret, used from now on; shown once. @example "whsec_Qm9…" */ secret: string;
+  /**
+   * The new signing secret, used from now on; shown once. A Standard Webhooks secret (`whsec_` +
+   * base64 of 32 random bytes), whatever the form of the one it replaces, which keeps signing
+   * for 24 h. @example "whsec_QSMlNQOBUcz7lvrzejEj++usInYycm2TJdBxmiNn8NY="
+   */
+  secret: string;
 }
 
 export class WebhookTestResponse {

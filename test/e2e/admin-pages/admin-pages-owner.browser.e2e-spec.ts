@@ -92,7 +92,7 @@ describe('organisation admin pages in a real browser: the owner at work (README.
     await clickAndWait(page, webhook.locator('[data-action="save-webhook"]'));
     expect(await page.locator('p.notice').textContent()).toBe('Webhook saved.');
     const firstSecret = ((await page.locator('#new-secret').textContent()) ?? '').trim();
-    expect(firstSecret).toMatch(/^whsec_[A-Za-z0-9_-]{32,}$/);
+    expect(firstSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     await screenshot(page, 'admin-owner-integration-webhook-secret');
     const saved = await d.admin().getWebhook(d.org.slug);
     expect(saved.body).toMatchObject({ url: d.receiver.url, enabled: true });
@@ -109,7 +109,7 @@ describe('organisation admin pages in a real browser: the owner at work (README.
     await clickAndWait(page, page.locator('form[action$="/integration/webhook/secret"] button'));
     expect(await page.locator('p.notice').textContent()).toContain('Secret rotated');
     const secret = ((await page.locator('#new-secret').textContent()) ?? '').trim();
-    expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{32,}$/);
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(secret).not.toBe(firstSecret);
     await screenshot(page, 'admin-owner-integration-secret-rotated');
 

@@ -145,7 +145,7 @@ describe('webhooks: admin API', () => {
         events: ['lead.created', 'bonus.approved'],
         enabled: true,
         created_at: expect.stringMatching(/Z$/),
-        secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{32,}$/),
+        secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
       });
 
       const get = await open.http().get(base(tenant.slug)).set(platform());
@@ -259,7 +259,7 @@ describe('webhooks: admin API', () => {
         .set(platform());
       expect(rotated.status).toBe(200);
       const second = rotated.body.secret as string;
-      expect(second).toMatch(/^whsec_[A-Za-z0-9_-]{32,}$/);
+      expect(second).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
 
       const row = await sealedRow(tenant);
       const stored = JSON.stringify(row);

@@ -3,7 +3,10 @@
  * and secret rotations taking effect at once, Standard Webhooks headers and the test event.
  * Setup: webhooks-suite.
  */
+import { createHmac, randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
+import { seal } from '../../../src/common/crypto/secret-box';
+import { AppConfig } from '../../../src/config/app-config';
 import { TransactionHost } from '../../../src/database/transaction-host';
 import { EventsService } from '../../../src/outbox/events.service';
 import { type TestTenant } from '../../factories/tenants.factory';
@@ -172,7 +175,7 @@ describe('webhooks: endpoint cap, settings and secrets', () => {
       expect(rotated.status).toBe(200);
       expect(sorted(rotated.body)).toEqual(['secret']);
       const second = rotated.body.secret;
-      expect(second).toMatch(/^whsec_[A-Za-z0-9_-]{32,}$/);
+      expect(second).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
       expect(second).not.toBe(first);
 
       await w.leadEvent(tenant);
@@ -204,48 +207,107 @@ describe('webhooks: endpoint cap, settings and secrets', () => {
   });
 
   describe('Standard Webhooks headers', () => {
-    it('a real delivery verifies with the standardwebhooks package, before and during a rotation', async () => {
+    /** The form a Standard Webhooks library takes by default: whsec_ + base64 of the key bytes. */
+    const STANDARD_SECRET =
+      /^whsec_(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+    it('a real delivery verifies with new Webhook(secret), no options, and X-Service-Signature per the spec', async () => {
       const { tenant, path, url } = await w.tenantWithPath();
       const first = await w.configure(tenant.slug, url, ['lead.created']);
+      expect(first).toMatch(STANDARD_SECRET);
+      expect(Buffer.from(first.slice('whsec_'.length), 'base64')).toHaveLength(32);
       const eventId = await w.leadEvent(tenant);
       const [req] = await w.waitForRequests(path, 1);
       const h = req.headers as Record<string, string>;
-      // Beside the X-Service-* headers, which are unchanged.
+      // The seed's header: lowercase hex HMAC-SHA256 of the raw body, keyed with the secret
+      // (the whole whsec_… string, as issued, UTF-8).
       expect(h['x-service-signature']).toBe(hmac(first, req.body));
       expect(h['webhook-id']).toBe(eventId);
       expect(h['webhook-id']).toBe(h['x-service-event-id']);
       expect(h['webhook-timestamp']).toBe(h['x-service-timestamp']);
       expect(h['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
-      // The official library, given the endpoint's secret as raw bytes, accepts the request as sent
-      // and parses the body; another secret or one changed byte is refused.
-      const verified = new Webhook(first, { format: 'raw' }).verify(req.body.toString('utf8'), h);
+      // The official library, default constructor, given the secret exactly as the API issued
+      // it, accepts the request as sent and parses the body; another secret or one changed byte
+      // is refused.
+      const verified = new Webhook(first).verify(req.body.toString('utf8'), h);
       expect(verified).toEqual(JSON.parse(req.body.toString('utf8')));
-      expect(() =>
-        new Webhook(`${first}x`, { format: 'raw' }).verify(req.body.toString(), h),
-      ).toThrow('No matching signature found');
+      const other = `whsec_${randomBytes(32).toString('base64')}`;
+      expect(() => new Webhook(other).verify(req.body.toString(), h)).toThrow(
+        'No matching signature found',
+      );
       const tampered = req.body.toString('utf8').replace('lead.created', 'lead.Created');
-      expect(() => new Webhook(first, { format: 'raw' }).verify(tampered, h)).toThrow();
+      expect(() => new Webhook(first).verify(tampered, h)).toThrow();
       // The example receiver accepts it both ways (SIGNATURE_SCHEME=standard and the default).
       expect(example.verifyStandard(req.body, req.headers, [first], Date.now())).toBe(true);
       expect(example.verifyBody(req.body, req.headers, [first])).toBe(true);
-      expect(example.verifyStandard(req.body, req.headers, ['whsec_x'], Date.now())).toBe(false);
+      expect(example.verifyStandard(req.body, req.headers, [other], Date.now())).toBe(false);
 
       // During the 24 h after a rotation a second v1 signature, with the previous secret, follows.
       const rotated = await w.admin().rotateWebhookSecret(tenant.slug);
       expect(rotated.status).toBe(200);
       const second = rotated.body.secret;
+      expect(second).toMatch(STANDARD_SECRET);
       await w.leadEvent(tenant);
       const after = (await w.waitForRequests(path, 2))[1];
       const ah = after.headers as Record<string, string>;
       const body = after.body.toString('utf8');
       expect(ah['webhook-signature'].split(' ')).toHaveLength(2);
       expect(ah['webhook-signature']).toMatch(/^v1,\S{44} v1,\S{44}$/);
-      expect(new Webhook(second, { format: 'raw' }).verify(body, ah)).toEqual(JSON.parse(body));
-      expect(new Webhook(first, { format: 'raw' }).verify(body, ah)).toEqual(JSON.parse(body));
+      expect(new Webhook(second).verify(body, ah)).toEqual(JSON.parse(body));
+      expect(new Webhook(first).verify(body, ah)).toEqual(JSON.parse(body));
       expect(example.verifyStandard(after.body, after.headers, [first], Date.now())).toBe(true);
       expect(example.verifyStandard(after.body, after.headers, [second], Date.now())).toBe(true);
       expect(ah['x-service-signature']).toBe(hmac(second, after.body));
       expect(ah['x-service-signature-previous']).toBe(hmac(first, after.body));
+    });
+
+    it('an endpoint whose secret predates the Standard Webhooks form keeps verifying, through its rotation', async () => {
+      const { tenant, path, url } = await w.tenantWithPath();
+      await w.configure(tenant.slug, url, ['lead.created']);
+      // The row as an earlier version left it: a secret made as `whsec_` + base64url of 32
+      // random bytes, stored sealed, which receivers hold and check in one of the two ways the
+      // documentation then gave (X-Service-Signature, or a library with format 'raw').
+      const legacy = `whsec_${randomBytes(32).toString('base64url')}`;
+      await w.t.db.query(`UPDATE webhook_endpoints SET secret_sealed = $2 WHERE tenant_id = $1`, [
+        tenant.orgId,
+        seal(legacy, w.t.app.get(AppConfig).secretsEncryptionKey),
+      ]);
+      const legacyForm = `whsec_${Buffer.from(legacy, 'utf8').toString('base64')}`;
+
+      const eventId = await w.leadEvent(tenant);
+      const [req] = await w.waitForRequests(path, 1);
+      const h = req.headers as Record<string, string>;
+      const raw = req.body.toString('utf8');
+      expect(h['x-service-signature']).toBe(hmac(legacy, req.body));
+      // webhook-signature: the very bytes the earlier version sent (key = the string's UTF-8).
+      const mac = createHmac('sha256', Buffer.from(legacy, 'utf8'))
+        .update(`${eventId}.${h['webhook-timestamp']}.${raw}`)
+        .digest('base64');
+      expect(h['webhook-signature']).toBe(`v1,${mac}`);
+      expect(new Webhook(legacy, { format: 'raw' }).verify(raw, h)).toEqual(JSON.parse(raw));
+      // …and, with its documented whsec_ form, the default constructor verifies it too.
+      expect(new Webhook(legacyForm).verify(raw, h)).toEqual(JSON.parse(raw));
+      expect(example.verifyBody(req.body, req.headers, [legacy])).toBe(true);
+      expect(example.verifyStandard(req.body, req.headers, [legacy], Date.now())).toBe(true);
+
+      // Rotating gives a Standard Webhooks secret; for 24 h the legacy one still signs beside it,
+      // each with its own key, so a receiver on either verifies every delivery.
+      const rotated = await w.admin().rotateWebhookSecret(tenant.slug);
+      expect(rotated.status).toBe(200);
+      const next = rotated.body.secret;
+      expect(next).toMatch(STANDARD_SECRET);
+      await w.leadEvent(tenant);
+      const after = (await w.waitForRequests(path, 2))[1];
+      const ah = after.headers as Record<string, string>;
+      const body = after.body.toString('utf8');
+      expect(ah['x-service-signature']).toBe(hmac(next, after.body));
+      expect(ah['x-service-signature-previous']).toBe(hmac(legacy, after.body));
+      expect(new Webhook(next).verify(body, ah)).toEqual(JSON.parse(body));
+      expect(new Webhook(legacy, { format: 'raw' }).verify(body, ah)).toEqual(JSON.parse(body));
+      expect(new Webhook(legacyForm).verify(body, ah)).toEqual(JSON.parse(body));
+      expect(example.verifyBody(after.body, after.headers, [legacy])).toBe(true);
+      expect(example.verifyStandard(after.body, after.headers, [legacy], Date.now())).toBe(true);
+      expect(example.verifyStandard(after.body, after.headers, [next], Date.now())).toBe(true);
     });
   });
 
