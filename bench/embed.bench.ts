@@ -20,6 +20,7 @@ import os from 'node:os';
 import { Client, Pool } from 'pg';
 import {
   canonicalLocale,
+  formatDay,
   formatMoney,
   label,
   relativeTime,
@@ -27,6 +28,12 @@ import {
   type UiLocale,
 } from '../src/common/i18n/format';
 import { TREE_NODE_BUDGET } from '../src/embed/embed-data.service';
+import { MEMBER_PAYABLE_SQL } from '../src/payouts/payouts.repository';
+import {
+  nextScheduledRun,
+  type PayoutSettings,
+  withPayoutDefaults,
+} from '../src/tenants/payout-settings';
 import { TREE_LEVEL_SQL } from '../src/members/members.repository';
 import { autocannonJson, runBenchmark } from './harness';
 import { seedLarge, type SeedInfo } from './seed-large';
@@ -76,6 +83,7 @@ const COLUMNS = {
     'allowed_origins',
     'currency',
     'locale',
+    'payouts',
     'link_domains',
     'link_templates',
     'program',
@@ -151,6 +159,9 @@ export const SQL = {
   tenant: `SELECT ${select('TenantEntity', 't')} FROM tenants t WHERE t.slug = $1`,
   member: `SELECT ${select('MemberEntity', 'm')} FROM members m WHERE m.tenant_id = $1 AND m.id = $2`,
   balances: `SELECT ${select('MemberBalanceEntity', 'b')} FROM member_balances b WHERE b.tenant_id = $1 AND b.member_id = $2 ORDER BY b.currency`,
+  ledger: `SELECT currency, available_kopecks, in_payout_kopecks, paid_kopecks FROM ledger_balances WHERE tenant_id = $1 AND member_id = $2 ORDER BY currency`,
+  /** Parameters: tenant, member, currency, approved before (the next payout). */
+  payable: MEMBER_PAYABLE_SQL,
   /** Parameters: tenant, member, offset, limit. */
   bonusesPage: `SELECT ${select('BonusEntity', 'b')} FROM bonuses b WHERE b.tenant_id = $1 AND b.member_id = $2 ORDER BY b.created_at DESC, b.id DESC OFFSET $3 LIMIT $4`,
   /** Parameters: tenant, member, status or null (all), offset, limit. */
@@ -256,14 +267,30 @@ export function startBaseline(pool: Pool, onQuery?: (sql: string) => void) {
     };
 
     if (match[1] === 'cabinet') {
-      const [balances, leads, bonuses] = await Promise.all([
+      // The next payout: the tenant's schedule and minimum, what a run then would pay.
+      const payouts = withPayoutDefaults(
+        col(tenant, 'TenantEntity', 'payouts') as PayoutSettings | null,
+      );
+      const now = new Date();
+      const day = nextScheduledRun(payouts.schedule, now);
+      const cut = new Date((day ?? now).getTime() - payouts.hold_days * 86_400_000);
+      const [balances, ledger, [payableRow], leads, bonuses] = await Promise.all([
         query(SQL.balances, [tenantId, memberId]),
+        query(SQL.ledger, [tenantId, memberId]),
+        query(SQL.payable, [tenantId, memberId, currency, cut]),
         query(SQL.leadsPage, [tenantId, memberId, null, 0, 5]),
         query(SQL.bonusesPage, [tenantId, memberId, 0, 10]),
       ]);
       const own = balances.find((b) => col(b, 'MemberBalanceEntity', 'currency') === currency);
       const cleared = own ? Number(col(own, 'MemberBalanceEntity', 'cleared_kopecks')) : 0;
       const pending = own ? Number(col(own, 'MemberBalanceEntity', 'pending_kopecks')) : 0;
+      const l = ledger.find((b) => b.currency === currency);
+      const money = (kopecks: number) => formatMoney(kopecks, currency, locale);
+      const available = l ? Number(l.available_kopecks) : 0;
+      const inPayout = l ? Number(l.in_payout_kopecks) : 0;
+      const paid = l ? Number(l.paid_kopecks) : 0;
+      const payable = Number(payableRow.s);
+      const remaining = Math.max(0, payouts.minimum_kopecks - payable);
       return send(
         res,
         200,
@@ -277,6 +304,28 @@ export function startBaseline(pool: Pool, onQuery?: (sql: string) => void) {
             cleared_formatted: formatMoney(cleared, currency, locale),
             pending_formatted: formatMoney(pending, currency, locale),
             clicks_count: col(member, 'MemberEntity', 'clicks_count'),
+          },
+          balance: {
+            currency,
+            available_kopecks: available,
+            in_payout_kopecks: inPayout,
+            paid_kopecks: paid,
+            pending_kopecks: pending,
+            available_formatted: money(available),
+            in_payout_formatted: money(inPayout),
+            paid_formatted: money(paid),
+            pending_formatted: money(pending),
+            next_payout: {
+              schedule: payouts.schedule,
+              date: day && day.toISOString().slice(0, 10),
+              date_formatted: day && formatDay(day, locale),
+              minimum_kopecks: payouts.minimum_kopecks,
+              minimum_formatted: money(payouts.minimum_kopecks),
+              payable_kopecks: payable,
+              payable_formatted: money(payable),
+              remaining_kopecks: remaining,
+              remaining_formatted: money(remaining),
+            },
           },
           recent_leads: leads.map((l) => baselineLead(l, locale)),
           transactions: bonuses.map((b) => baselineTransaction(b, locale)),

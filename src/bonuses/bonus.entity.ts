@@ -14,6 +14,8 @@ export type BonusSourceType = 'lead' | 'conversion' | 'manual';
 @Index('ix_bonuses_status', ['tenantId', 'status', 'createdAt', 'id'])
 /** The grace-period sweep's work list: only pending rows, in due order, across tenants. */
 @Index('ix_bonuses_due', { synchronize: false })
+/** A member's approved (unpaid) bonuses: the widgets' next payout (MemberApprovedBonuses migration). */
+@Index('ix_bonuses_member_approved', { synchronize: false })
 export class BonusEntity {
   @PrimaryColumn({ type: 'text', name: 'tenant_id' }) tenantId: string;
   @PrimaryColumn({ type: 'text' }) id: string;

@@ -2,10 +2,19 @@ import { Injectable } from '@nestjs/common';
 import type { BonusEntity } from '../bonuses/bonus.entity';
 import { BonusesService } from '../bonuses/bonuses.service';
 import { offsetOf, pagination } from '../common/http/pagination.dto';
-import { formatMoney, label, relativeTime, type UiLocale, uiLocale } from '../common/i18n/format';
+import {
+  formatDay,
+  formatMoney,
+  label,
+  relativeTime,
+  type UiLocale,
+  uiLocale,
+} from '../common/i18n/format';
 import type { LeadEntity } from '../leads/lead.entity';
 import { type Balance, LedgerService } from '../payouts/ledger/ledger.service';
 import { LeadsService } from '../leads/leads.service';
+import { type NextPayout, PayoutsService } from '../payouts/payouts.service';
+import type { MemberBalanceEntity } from '../bonuses/member-balance.entity';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import type { MemberEntity } from '../members/member.entity';
 import { type TreeMember, UsersService } from '../members/users.service';
@@ -16,6 +25,7 @@ import type {
   EmbedTreeQueryDto,
 } from './dto/embed-queries.dto';
 import type {
+  EmbedBalanceResponse,
   EmbedBonusesResponse,
   EmbedCabinetResponse,
   EmbedLeadItemResponse,
@@ -34,7 +44,8 @@ const RECENT_TRANSACTIONS = 10;
 
 /**
  * The five widget reads (docs/embedding.md §3). Every figure comes from kept counters and balances
- * or from one indexed page of rows; nothing here scans a member's downline or history.
+ * or from one indexed page of rows, and the next payout from the member's unpaid items only;
+ * nothing here scans a member's downline or history.
  */
 @Injectable()
 export class EmbedDataService {
@@ -43,6 +54,7 @@ export class EmbedDataService {
     private readonly leads: LeadsService,
     private readonly bonusLedger: BonusesService,
     private readonly ledger: LedgerService,
+    private readonly payouts: PayoutsService,
   ) {}
 
   async cabinet(
@@ -52,8 +64,10 @@ export class EmbedDataService {
   ): Promise<EmbedCabinetResponse> {
     const locale = uiLocale(query.locale, tenant.locale);
     const member = await this.users.getMember(tenant.id, userId);
-    const [balances, recentLeads, recentBonuses] = await Promise.all([
+    const [balances, payable, next, recentLeads, recentBonuses] = await Promise.all([
       this.bonusLedger.balances(tenant.id, member.id),
+      this.ledger.balances(tenant.id, member.id),
+      this.payouts.nextPayout(tenant, member.id, tenant.currency),
       this.leads.recentForReferrer(tenant.id, member.id, RECENT_LEADS),
       this.bonusLedger.recentForMember(tenant.id, member.id, RECENT_TRANSACTIONS),
     ]);
@@ -71,6 +85,7 @@ export class EmbedDataService {
         pending_formatted: formatMoney(pending, tenant.currency, locale),
         clicks_count: member.clicksCount,
       },
+      balance: balanceBlock(tenant.currency, balances, payable, next, locale),
       recent_leads: recentLeads.map((l) => leadItem(l, locale)),
       transactions: recentBonuses.map((b) => transaction(b, locale)),
     };
@@ -83,9 +98,10 @@ export class EmbedDataService {
   ): Promise<EmbedBonusesResponse> {
     const locale = uiLocale(query.locale, tenant.locale);
     const member = await this.users.getMember(tenant.id, userId);
-    const [balances, payable, [rows, total]] = await Promise.all([
+    const [balances, payable, next, [rows, total]] = await Promise.all([
       this.bonusLedger.balances(tenant.id, member.id),
       this.ledger.balances(tenant.id, member.id),
+      this.payouts.nextPayout(tenant, member.id, tenant.currency),
       this.bonusLedger.forMember(tenant.id, member.id, offsetOf(query), query.page_size),
     ]);
     const own = balances.find((b) => b.currency === tenant.currency);
@@ -100,6 +116,7 @@ export class EmbedDataService {
         pending_formatted: money(own?.pendingKopecks ?? 0, tenant.currency),
         currency: tenant.currency,
       },
+      balance: balanceBlock(tenant.currency, balances, payable, next, locale),
       accounts: accounts(balances, payable).map((b) => ({
         currency: b.currency,
         cleared_kopecks: b.clearedKopecks,
@@ -222,6 +239,47 @@ function accounts(
       paidKopecks: l?.paidKopecks ?? 0,
     };
   });
+}
+
+/**
+ * The partner's money in `currency`, each sum once: the ledger's available, in payout and paid
+ * (docs/payouts.md §1), the pending bonus sum, and the next payout.
+ */
+function balanceBlock(
+  currency: string,
+  sums: Pick<MemberBalanceEntity, 'currency' | 'pendingKopecks'>[],
+  ledger: Balance[],
+  next: NextPayout,
+  locale: UiLocale,
+): EmbedBalanceResponse {
+  const l = ledger.find((b) => b.currency === currency);
+  const money = (kopecks: number) => formatMoney(kopecks, currency, locale);
+  const available = l?.availableKopecks ?? 0;
+  const inPayout = l?.inPayoutKopecks ?? 0;
+  const paid = l?.paidKopecks ?? 0;
+  const pending = sums.find((b) => b.currency === currency)?.pendingKopecks ?? 0;
+  return {
+    currency,
+    available_kopecks: available,
+    in_payout_kopecks: inPayout,
+    paid_kopecks: paid,
+    pending_kopecks: pending,
+    available_formatted: money(available),
+    in_payout_formatted: money(inPayout),
+    paid_formatted: money(paid),
+    pending_formatted: money(pending),
+    next_payout: {
+      schedule: next.schedule,
+      date: next.date && next.date.toISOString().slice(0, 10),
+      date_formatted: next.date && formatDay(next.date, locale),
+      minimum_kopecks: next.minimumKopecks,
+      minimum_formatted: money(next.minimumKopecks),
+      payable_kopecks: next.payableKopecks,
+      payable_formatted: money(next.payableKopecks),
+      remaining_kopecks: next.remainingKopecks,
+      remaining_formatted: money(next.remainingKopecks),
+    },
+  };
 }
 
 function displayName(member: Pick<MemberEntity, 'fullName' | 'role'>, locale: UiLocale): string {

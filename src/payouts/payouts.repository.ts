@@ -14,6 +14,21 @@ const RUN_WORK_MEM = '256MB';
 /** Clawback ids start so (LedgerService mints them); every other payout item is a bonus. */
 export const CLAWBACK_PREFIX = 'clw_';
 
+/**
+ * What a run would pay one member in one currency (`collectPayable`'s items of that member):
+ * parameters tenant, member, currency, approved before. Exported for bench/embed.bench.ts.
+ */
+export const MEMBER_PAYABLE_SQL = `
+  SELECT coalesce(sum(amount_kopecks), 0)::text AS s
+    FROM (SELECT b.amount_kopecks FROM bonuses b
+           WHERE b.tenant_id = $1 AND b.member_id = $2 AND b.status = 'approved'
+             AND b.currency = $3 AND b.approved_at <= $4
+             AND NOT EXISTS (SELECT 1 FROM payout_claims c WHERE c.tenant_id = $1 AND c.item_id = b.id)
+          UNION ALL
+          SELECT k.amount_kopecks FROM clawbacks k
+           WHERE k.tenant_id = $1 AND k.member_id = $2 AND k.state = 'open' AND k.currency = $3
+             AND NOT EXISTS (SELECT 1 FROM payout_claims c WHERE c.tenant_id = $1 AND c.item_id = k.id)) i`;
+
 export interface PayoutItemRow {
   item_id: string;
   kind: 'bonus' | 'clawback';
@@ -132,6 +147,27 @@ export class PayoutsRepository {
       [],
     );
     return n;
+  }
+
+  /**
+   * What a run would pay one member in one currency: `collectPayable`'s items of that member
+   * (approved bonuses approved by `approvedBefore` and open clawbacks, none claimed), summed. Reads
+   * only the member's unpaid items (`ix_bonuses_member_approved`, `ix_clawbacks_open`), never
+   * their history.
+   */
+  async payableOf(
+    tenantId: string,
+    memberId: string,
+    currency: string,
+    approvedBefore: Date,
+  ): Promise<number> {
+    const [{ s }]: { s: string }[] = await this.tx.select(MEMBER_PAYABLE_SQL, [
+      tenantId,
+      memberId,
+      currency,
+      approvedBefore,
+    ]);
+    return Number(s);
   }
 
   /**

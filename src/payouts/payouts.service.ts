@@ -18,12 +18,24 @@ import type {
 import { LedgerService } from './ledger/ledger.service';
 import type { PayoutEntity, PayoutRunEntity } from './payout.entity';
 import { PayoutNotFoundError, PayoutTransitionError } from './payout.errors';
-import { withPayoutDefaults } from '../tenants/payout-settings';
+import { nextScheduledRun, withPayoutDefaults } from '../tenants/payout-settings';
 import { PayoutsRepository, type PayoutItemRow } from './payouts.repository';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export type SettledStatus = 'paid' | 'failed' | 'canceled';
+
+/** A member's next payout in one currency, by the tenant's payout settings (docs/payouts.md §6). */
+export interface NextPayout {
+  schedule: string;
+  /** The UTC day of the next scheduled run; null for a `manual` schedule. */
+  date: Date | null;
+  minimumKopecks: number;
+  /** What a run on `date` (now, for `manual`) would pay the member from what is known now. */
+  payableKopecks: number;
+  /** How much `payableKopecks` still lacks to reach the minimum (0 once it does). */
+  remainingKopecks: number;
+}
 
 /**
  * Payout runs and the payout life of docs/payouts.md: pending → paid | failed | canceled, each
@@ -106,6 +118,35 @@ export class PayoutsService {
       );
       return toRunResponse(run);
     });
+  }
+
+  /**
+   * The member's next payout in `currency`: the schedule's next run day, and what a run then
+   * would pay from the items known now (bonuses approved `hold_days` before that day, open
+   * clawbacks; `collectPayable`'s rule for one member) against the minimum.
+   */
+  async nextPayout(
+    tenant: TenantEntity,
+    memberId: string,
+    currency: string,
+    now: Date = new Date(),
+  ): Promise<NextPayout> {
+    const settings = withPayoutDefaults(tenant.payouts);
+    const date = nextScheduledRun(settings.schedule, now);
+    const at = date ?? now;
+    const payable = await this.payouts.payableOf(
+      tenant.id,
+      memberId,
+      currency,
+      new Date(at.getTime() - settings.hold_days * DAY_MS),
+    );
+    return {
+      schedule: settings.schedule,
+      date,
+      minimumKopecks: settings.minimum_kopecks,
+      payableKopecks: payable,
+      remainingKopecks: Math.max(0, settings.minimum_kopecks - payable),
+    };
   }
 
   /** pending → paid: its bonuses become `paid`, held clawbacks of its bonuses become payable. */

@@ -59,3 +59,21 @@ export function scheduleDue(schedule: string, at: Date): boolean {
   if (kind === 'monthly') return at.getUTCDate() === Number(day);
   return false;
 }
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The UTC day of the schedule's next run after `now` (its 00:00 UTC), or null for `manual`. The
+ * run of a day happens at that day's 00:00 UTC, so today is never next: once today has begun, its
+ * run is behind us.
+ */
+export function nextScheduledRun(schedule: string, now: Date): Date | null {
+  if (!schedule.startsWith('weekly:') && !schedule.startsWith('monthly:')) return null;
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  // Every weekday comes within 7 days, every day 1–28 within 31.
+  for (let d = 1; d <= 31; d++) {
+    const day = new Date(today + d * DAY_MS);
+    if (scheduleDue(schedule, day)) return day;
+  }
+  return null;
+}

@@ -371,11 +371,11 @@ describe('label', () => {
 
   it('gives every bonus status a distinct label per locale', () => {
     for (const locale of ['ru-RU', 'en'] as UiLocale[]) {
-      const texts = ['pending', 'approved', 'rejected', 'reversed'].map((s) =>
-        label('bonus', s, locale),
-      );
-      expect(new Set(texts).size).toBe(4);
-      for (const [i, s] of ['pending', 'approved', 'rejected', 'reversed'].entries()) {
+      // `paid` too (docs/payouts.md §2): the widgets show a paid bonus's label, never its code.
+      const statuses = ['pending', 'approved', 'paid', 'rejected', 'reversed'];
+      const texts = statuses.map((s) => label('bonus', s, locale));
+      expect(new Set(texts).size).toBe(5);
+      for (const [i, s] of statuses.entries()) {
         expect(texts[i]).not.toBe(s);
       }
     }

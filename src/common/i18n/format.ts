@@ -100,6 +100,23 @@ export function formatMoney(kopecks: number, currency: string, locale: UiLocale)
   ).format(kopecks / 100);
 }
 
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** A UTC calendar day, long form: `14 декабря 2026 г.` (ru-RU), `December 14, 2026` (en-US). */
+export function formatDay(day: Date, locale: UiLocale): string {
+  return cached(
+    dayFormats,
+    locale,
+    () =>
+      new Intl.DateTimeFormat(locale, {
+        day: 'numeric',
+        month: 'long',
+        year: 'numeric',
+        timeZone: 'UTC',
+      }),
+  ).format(day);
+}
+
 const relativeFormats = new Map<string, Intl.RelativeTimeFormat>();
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['year', 365 * 24 * 3600],
@@ -140,8 +157,20 @@ const LABELS = {
     en: { new: 'New', processed: 'In progress', converted: 'Converted', rejected: 'Rejected' },
   },
   bonus: {
-    ru: { pending: 'Ожидает', approved: 'Начислен', rejected: 'Отклонён', reversed: 'Списан' },
-    en: { pending: 'Pending', approved: 'Approved', rejected: 'Rejected', reversed: 'Reversed' },
+    ru: {
+      pending: 'Ожидает',
+      approved: 'Начислен',
+      paid: 'Выплачен',
+      rejected: 'Отклонён',
+      reversed: 'Списан',
+    },
+    en: {
+      pending: 'Pending',
+      approved: 'Approved',
+      paid: 'Paid',
+      rejected: 'Rejected',
+      reversed: 'Reversed',
+    },
   },
   role: {
     ru: { partner: 'Партнёр', ambassador: 'Амбассадор', leader: 'Лидер' },

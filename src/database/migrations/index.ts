@@ -16,6 +16,7 @@ import { ShardableSchema1795750000000 } from './1795750000000-ShardableSchema';
 import { ConsoleTopIndex1795760000000 } from './1795760000000-ConsoleTopIndex';
 import { ConsoleTopBound1795770000000 } from './1795770000000-ConsoleTopBound';
 import { PayoutClaims1795780000000 } from './1795780000000-PayoutClaims';
+import { MemberApprovedBonuses1795790000000 } from './1795790000000-MemberApprovedBonuses';
 
 /** Every migration in order; listed so the app, CLI and tests need no file globbing. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   ConsoleTopIndex1795760000000,
   ConsoleTopBound1795770000000,
   PayoutClaims1795780000000,
+  MemberApprovedBonuses1795790000000,
 ];

@@ -23,7 +23,12 @@ export class EmbedTenantResponse {
 
 export class EmbedKpiResponse {
   /** @example 12 */ leads_count: number;
-  /** @example 150000 */ cleared_kopecks: number;
+  /**
+   * Bonuses approved and not yet paid, whether or not a pending payout holds them (so it
+   * overlaps `balance.available_kopecks` and `balance.in_payout_kopecks`; show `balance`).
+   * @example 150000
+   */
+  cleared_kopecks: number;
   /** @example 37500 */ pending_kopecks: number;
   /**
    * Exactly what `Intl.NumberFormat(locale, {style: 'currency', currency, minimumFractionDigits:
@@ -34,6 +39,54 @@ export class EmbedKpiResponse {
   cleared_formatted: string;
   /** As `cleared_formatted`. @example "375,00 ₽" */ pending_formatted: string;
   /** Clicks on the member's short links. @example 40 */ clicks_count: number;
+}
+
+export class EmbedNextPayoutResponse {
+  /** The tenant's `payouts.schedule`: `manual`, `weekly:<1-7>` or `monthly:<1-28>`. @example "weekly:1" */
+  schedule: string;
+  /**
+   * The UTC day (`YYYY-MM-DD`) of the schedule's next run, whose payouts are made at its 00:00
+   * UTC; never today (today's run is behind). Null for `manual`: the program runs payouts when
+   * it chooses. @example "2026-12-14"
+   */
+  date: string | null;
+  /** `date` in the answer's locale (`Intl.DateTimeFormat`, long, UTC). @example "14 декабря 2026 г." */
+  date_formatted: string | null;
+  /** The tenant's `payouts.minimum_kopecks`: the smallest payable balance a run pays. @example 100000 */
+  minimum_kopecks: number;
+  /** @example "1 000,00 ₽" */ minimum_formatted: string;
+  /**
+   * What a run on `date` (now, for `manual`) would pay the partner from what is known now:
+   * approved bonuses approved at least `hold_days` before it and not in a payout, plus open
+   * clawbacks (docs/payouts.md §3). @example 65000
+   */
+  payable_kopecks: number;
+  /** @example "650,00 ₽" */ payable_formatted: string;
+  /**
+   * How much `payable_kopecks` still lacks to reach the minimum: `max(0, minimum − payable)`;
+   * 0 means the next run pays the partner. @example 35000
+   */
+  remaining_kopecks: number;
+  /** @example "350,00 ₽" */ remaining_formatted: string;
+}
+
+/**
+ * The partner's money in the tenant's currency, each sum once (docs/payouts.md §1): approved and
+ * not in a payout (`available`, negative after a clawback), in payouts not yet paid, paid out,
+ * and bonuses still pending (not yet approved).
+ */
+export class EmbedBalanceResponse {
+  /** @example "RUB" */ currency: string;
+  /** Approved bonuses not yet in a payout, plus clawbacks not yet netted. @example 65000 */
+  available_kopecks: number;
+  /** In payouts sent and not yet paid. @example 150000 */ in_payout_kopecks: number;
+  /** Paid out in all. @example 300000 */ paid_kopecks: number;
+  /** Bonuses awaiting approval. @example 37500 */ pending_kopecks: number;
+  /** Formatted as every `*_formatted` amount. @example "650,00 ₽" */ available_formatted: string;
+  /** @example "1 500,00 ₽" */ in_payout_formatted: string;
+  /** @example "3 000,00 ₽" */ paid_formatted: string;
+  /** @example "375,00 ₽" */ pending_formatted: string;
+  next_payout: EmbedNextPayoutResponse;
 }
 
 export class EmbedLeadItemResponse {
@@ -68,12 +121,15 @@ export class EmbedCabinetResponse {
   user: EmbedUserResponse;
   tenant: EmbedTenantResponse;
   kpi: EmbedKpiResponse;
+  /** Available, in payout, paid and pending, and the next payout (the tenant's currency). */
+  balance: EmbedBalanceResponse;
   recent_leads: EmbedLeadItemResponse[];
   transactions: EmbedTransactionResponse[];
 }
 
 export class EmbedTotalsResponse {
-  /** @example 150000 */ cleared_kopecks: number;
+  /** Approved and not yet paid, in a pending payout or not (see `balance`). @example 150000 */
+  cleared_kopecks: number;
   /** @example 37500 */ pending_kopecks: number;
   /** @example "1 500,00 ₽" */ cleared_formatted: string;
   /** @example "375,00 ₽" */ pending_formatted: string;
@@ -99,6 +155,8 @@ export class EmbedBonusesResponse {
   user: EmbedUserResponse;
   tenant: EmbedTenantResponse;
   totals: EmbedTotalsResponse;
+  /** Available, in payout, paid and pending, and the next payout (the tenant's currency). */
+  balance: EmbedBalanceResponse;
   accounts: EmbedAccountResponse[];
   transactions: EmbedTransactionResponse[];
   pagination: PaginationResponse;

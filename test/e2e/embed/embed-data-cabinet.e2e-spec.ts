@@ -24,7 +24,7 @@ describe('embed data: cabinet and bonuses', () => {
       expect(res.headers['access-control-allow-origin']).toBe(d.origin);
       const body = res.body;
       expect(Object.keys(body).sort()).toEqual(
-        ['kpi', 'recent_leads', 'tenant', 'transactions', 'user'].sort(),
+        ['balance', 'kpi', 'recent_leads', 'tenant', 'transactions', 'user'].sort(),
       );
       expect(body.user).toEqual({
         id_surrogate: d.partner.memberId,
@@ -46,6 +46,30 @@ describe('embed data: cabinet and bonuses', () => {
         cleared_formatted: money(cleared),
         pending_formatted: money(pending),
         clicks_count: 0,
+      });
+      // Nothing in a payout yet: all that is approved is available, and payable by the next
+      // (manual) run, which needs the default minimum of 1 000,00 ₽.
+      expect(body.balance).toEqual({
+        currency: 'RUB',
+        available_kopecks: cleared,
+        in_payout_kopecks: 0,
+        paid_kopecks: 0,
+        pending_kopecks: pending,
+        available_formatted: money(cleared),
+        in_payout_formatted: money(0),
+        paid_formatted: money(0),
+        pending_formatted: money(pending),
+        next_payout: {
+          schedule: 'manual',
+          date: null,
+          date_formatted: null,
+          minimum_kopecks: 100_000,
+          minimum_formatted: money(100_000),
+          payable_kopecks: cleared,
+          payable_formatted: money(cleared),
+          remaining_kopecks: 100_000 - cleared,
+          remaining_formatted: money(100_000 - cleared),
+        },
       });
     });
 
@@ -149,7 +173,7 @@ describe('embed data: cabinet and bonuses', () => {
     it('pages the transactions newest first with totals and accounts', async () => {
       const full = await d.ok('bonuses', d.partner.memberId, '&page_size=100');
       expect(Object.keys(full).sort()).toEqual(
-        ['accounts', 'pagination', 'tenant', 'totals', 'transactions', 'user'].sort(),
+        ['accounts', 'balance', 'pagination', 'tenant', 'totals', 'transactions', 'user'].sort(),
       );
       expect(full.user.id_surrogate).toBe(d.partner.memberId);
       expect(full.tenant).toEqual({ slug: d.tenant.slug, display_name: `Tenant ${d.tenant.slug}` });
@@ -157,6 +181,7 @@ describe('embed data: cabinet and bonuses', () => {
       expect(full.pagination).toEqual({ page: 1, page_size: 100, total: 12, total_pages: 1 });
 
       const cabinet = await d.ok('cabinet', d.partner.memberId);
+      expect(full.balance).toEqual(cabinet.balance);
       expect(full.totals).toEqual({
         cleared_kopecks: cabinet.kpi.cleared_kopecks,
         pending_kopecks: cabinet.kpi.pending_kopecks,
