@@ -4,7 +4,7 @@ import { explain, type Failure } from './api';
 import type { Ctx } from './context';
 import { h, int, type Child } from './dom';
 import type { TextKey } from './i18n';
-import type { LeadItem, Pagination, Transaction } from './types';
+import type { LeadItem, Money, Pagination, Transaction } from './types';
 
 export const head = (c: Ctx, key: TextKey): HTMLDivElement =>
   h(
@@ -17,9 +17,77 @@ export const kpi = (label: string, value: string, part: string): HTMLDivElement 
   h(
     'div',
     { class: 'kpi', part: 'kpi', 'data-kpi': part },
-    h('b', {}, value),
     h('span', {}, label),
+    h('b', {}, value),
   );
+
+/**
+ * `key`'s sentence with each `{name}` replaced by `nodes[name]` (an element the tests can find),
+ * the rest as text.
+ */
+export function sentence(c: Ctx, key: TextKey, nodes: Record<string, Node>): Child[] {
+  const keep = Object.fromEntries(Object.keys(nodes).map((k) => [k, `{${k}}`]));
+  return c
+    .t(key, keep)
+    .split(/\{(\w+)\}/)
+    .map((part, i) => (i % 2 ? nodes[part] : part))
+    .filter((part) => part !== '');
+}
+
+/**
+ * The partner's money, each sum once, as the API computes it (`balance`): available, in payout,
+ * paid out and pending, every amount in `[data-metric]`; then the next payout: its date by the
+ * program's schedule (or that the program pays on request) and what is still missing to the
+ * minimum (or that the minimum is reached). `more` tiles (the cabinet's leads and clicks) follow
+ * the four in the same grid.
+ */
+export function money(c: Ctx, b: Money, more: HTMLElement[] = []): HTMLElement[] {
+  const tile = (label: string, value: string, metric: string, kind: string) =>
+    h(
+      'div',
+      { class: `kpi ${kind}`, part: 'kpi', 'data-kpi': metric.replace('_', '-') },
+      h('span', {}, label),
+      h('b', { 'data-metric': metric }, value),
+    );
+  const n = b.next_payout;
+  const when = n.date_formatted
+    ? sentence(c, 'nextOn', {
+        d: h('b', { 'data-metric': 'next_payout_date', 'data-date': n.date }, n.date_formatted),
+      })
+    : [c.t('nextManual')];
+  const toMin =
+    n.remaining_kopecks > 0
+      ? sentence(c, 'toMinimum', {
+          r: h('b', { 'data-metric': 'to_minimum' }, n.remaining_formatted),
+          m: h('span', { 'data-metric': 'minimum' }, n.minimum_formatted),
+        })
+      : sentence(c, 'minimumReached', {
+          m: h('span', { 'data-metric': 'minimum' }, n.minimum_formatted),
+          p: h('b', { 'data-metric': 'payable' }, n.payable_formatted),
+        });
+  return [
+    h(
+      'div',
+      { class: 'kpis money', 'data-list': 'balance' },
+      tile(
+        c.t('avail'),
+        b.available_formatted,
+        'available',
+        b.available_kopecks < 0 ? 'main neg' : 'main',
+      ),
+      tile(c.t('inPayout'), b.in_payout_formatted, 'in_payout', ''),
+      tile(c.t('paidOut'), b.paid_formatted, 'paid', ''),
+      tile(c.t('pending'), b.pending_formatted, 'pending', ''),
+      more,
+    ),
+    h(
+      'p',
+      { class: 'next', 'data-part': 'next-payout', 'data-schedule': n.schedule },
+      h('span', {}, when),
+      h('span', { class: 'muted' }, toMin),
+    ),
+  ];
+}
 
 export const empty = (c: Ctx, key: TextKey): HTMLParagraphElement =>
   h('p', { class: 'muted', 'data-part': 'empty' }, c.t(key));

@@ -21,6 +21,13 @@ p{margin:8px 0}
 .kpi{background:var(--s);border-radius:calc(var(--r) - 4px);padding:10px 12px}
 .kpi b{display:block;font-size:1.3em;font-variant-numeric:tabular-nums;white-space:nowrap}
 .kpi span{color:var(--m);font-size:.85em}
+.money{margin-top:8px}
+.kpi.main{box-shadow:inset 3px 0 0 var(--a)}
+.kpi.neg b{color:var(--sw-danger,#b42318)}
+.next{display:flex;flex-wrap:wrap;justify-content:space-between;gap:2px 16px;margin:8px 0 0;padding:8px 12px;border:1px solid var(--b);border-radius:calc(var(--r) - 4px);font-size:.9em}
+.next b{font-weight:600;font-variant-numeric:tabular-nums;white-space:nowrap}
+.next [data-metric=minimum]{white-space:nowrap}
+.sums{display:flex;flex-wrap:wrap;justify-content:flex-end;gap:4px 16px;text-align:end}
 ul{list-style:none;margin:0;padding:0}
 .rows>li{display:flex;justify-content:space-between;align-items:center;gap:12px;padding:8px 0;border-bottom:1px solid var(--b)}
 .rows>li:last-child{border-bottom:0}
@@ -28,9 +35,9 @@ ul{list-style:none;margin:0;padding:0}
 .amt{font-variant-numeric:tabular-nums;font-weight:600;white-space:nowrap}
 .end{display:flex;align-items:center;gap:8px;flex-shrink:0}
 .chip{display:inline-block;font-size:.8em;padding:2px 8px;border-radius:999px;white-space:nowrap;--c:var(--m)}
-.new{color:var(--a)}.processed,.pending{color:var(--sw-warning,#b54708)}.converted,.approved{color:var(--sw-success,#067647)}
+.new{color:var(--a)}.processed,.pending{color:var(--sw-warning,#b54708)}.converted,.approved,.paid{color:var(--sw-success,#067647)}
 .rejected,.reversed,.err{color:var(--sw-danger,#b42318)}
-.chip.new{--c:var(--a)}.chip.processed,.chip.pending{--c:var(--sw-warning,#b54708)}.chip.converted,.chip.approved{--c:var(--sw-success,#067647)}.chip.rejected,.chip.reversed{--c:var(--sw-danger,#b42318)}
+.chip.new{--c:var(--a)}.chip.processed,.chip.pending{--c:var(--sw-warning,#b54708)}.chip.converted,.chip.approved,.chip.paid{--c:var(--sw-success,#067647)}.chip.rejected,.chip.reversed{--c:var(--sw-danger,#b42318)}
 .chip[class]{color:color-mix(in srgb,var(--c) 62%,#000);background:color-mix(in srgb,var(--c) 10%,var(--sw-bg,#fff))}
 .btn{font:inherit;cursor:pointer;border:1px solid var(--b);background:var(--sw-bg,#fff);color:inherit;border-radius:8px;padding:6px 12px;margin:0}
 .btn.primary{background:var(--a);color:var(--sw-accent-text,#fff);border-color:transparent;padding:8px 16px}

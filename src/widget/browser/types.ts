@@ -34,26 +34,42 @@ export interface Transaction {
   relative_time: string;
 }
 
+/** When the partner is paid next (`balance.next_payout`). */
+export interface NextPayout {
+  schedule: string;
+  date: string | null;
+  date_formatted: string | null;
+  minimum_formatted: string;
+  payable_formatted: string;
+  remaining_kopecks: number;
+  remaining_formatted: string;
+}
+
+/** The partner's money in the tenant currency, each sum once (`balance`). */
+export interface Money {
+  available_kopecks: number;
+  available_formatted: string;
+  in_payout_formatted: string;
+  paid_formatted: string;
+  pending_formatted: string;
+  next_payout: NextPayout;
+}
+
 export interface Cabinet {
   user: User;
   kpi: {
     leads_count: number;
     clicks_count: number | null | undefined;
-    cleared_formatted: string;
-    pending_formatted: string;
   };
+  balance: Money;
   recent_leads: LeadItem[];
   transactions: Transaction[];
 }
 
-export interface Account {
+/** One currency's account with the ledger's balances (docs/payouts.md). */
+export interface Balance {
   currency: string;
-  cleared_formatted: string;
   pending_formatted: string;
-}
-
-/** An account with the ledger's balances (docs/payouts.md). */
-export interface Balance extends Account {
   available_formatted: string;
   in_payout_formatted: string;
   paid_formatted: string;
@@ -72,7 +88,8 @@ export interface Payouts {
 }
 
 export interface Bonuses {
-  totals: Account;
+  totals: { currency: string };
+  balance: Money;
   accounts: Balance[];
   transactions: Transaction[];
   pagination: Pagination;

@@ -142,7 +142,7 @@ describe('embeddable widgets in a real browser: the script and the demo page (RE
       expect(await host.evaluate((el) => el.shadowRoot?.mode)).toBe('open');
     }
 
-    // Cabinet: KPIs, the 5 newest leads, the 10 newest transactions.
+    // Cabinet: KPIs and balance, the 5 newest leads, the 10 newest transactions.
     const cab = await settled(page, 'cabinet');
     expect(await cab.locator('[data-field=display-name]').textContent()).toBe(
       cabinet.user.display_name,
@@ -153,12 +153,11 @@ describe('embeddable widgets in a real browser: the script and the demo page (RE
     expect(await cab.locator('[data-kpi=clicks] b').textContent()).toBe(
       String(cabinet.kpi.clicks_count),
     );
-    expect(await cab.locator('[data-kpi=cleared] b').textContent()).toBe(
-      cabinet.kpi.cleared_formatted,
-    );
-    expect(await cab.locator('[data-kpi=pending] b').textContent()).toBe(
-      cabinet.kpi.pending_formatted,
-    );
+    for (const metric of ['available', 'in_payout', 'paid', 'pending'])
+      expect(await cab.locator(`[data-metric=${metric}]`).textContent()).toBe(
+        cabinet.balance[`${metric}_formatted`],
+      );
+    expect(cabinet.balance.pending_formatted).toBe(cabinet.kpi.pending_formatted);
     expect(await texts(cab.locator('[data-list=leads] [data-field=name]'))).toEqual(
       cabinet.recent_leads.map((l: Json) => l.contact_name),
     );
@@ -170,14 +169,12 @@ describe('embeddable widgets in a real browser: the script and the demo page (RE
     );
     await widgetScreenshot(widget(page, 'cabinet'), 'cabinet');
 
-    // Bonuses: totals and the first page of transactions.
+    // Bonuses: the balance and the first page of transactions.
     const bon = await settled(page, 'bonuses');
-    expect(await bon.locator('[data-kpi=cleared] b').textContent()).toBe(
-      bonuses.totals.cleared_formatted,
-    );
-    expect(await bon.locator('[data-kpi=pending] b').textContent()).toBe(
-      bonuses.totals.pending_formatted,
-    );
+    for (const metric of ['available', 'in_payout', 'paid', 'pending'])
+      expect(await bon.locator(`[data-list=balance] [data-metric=${metric}]`).textContent()).toBe(
+        bonuses.balance[`${metric}_formatted`],
+      );
     expect(await attrs(bon.locator('[data-list=transactions] li'), 'data-bonus-id')).toEqual(
       bonuses.transactions.map((b: Json) => b.bonus_id),
     );

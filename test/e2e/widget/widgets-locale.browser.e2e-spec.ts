@@ -162,11 +162,11 @@ describe('widgets in any locale (docs/embedding.md)', () => {
     const cab = await settled(page, 'cabinet');
     expect(await cab.getAttribute('lang')).toBe('de-DE');
     expect(await cab.locator('h2').textContent()).toBe('Partner cabinet');
-    expect(await cab.locator('[data-kpi=cleared] span').textContent()).toBe('Available');
-    expect(await cab.locator('[data-kpi=cleared] b').textContent()).toBe(
+    expect(await cab.locator('[data-kpi=available] span').textContent()).toBe('Available');
+    expect(await cab.locator('[data-metric=available]').textContent()).toBe(
       money(250_000, 'EUR', 'de-DE'),
     );
-    expect(await cab.locator('[data-kpi=pending] b').textContent()).toBe(
+    expect(await cab.locator('[data-metric=pending]').textContent()).toBe(
       money(123_456, 'EUR', 'de-DE'),
     );
     expect(cabinet.kpi.pending_formatted).toBe(money(123_456, 'EUR', 'de-DE'));
@@ -185,7 +185,7 @@ describe('widgets in any locale (docs/embedding.md)', () => {
 
     const bon = await settled(page, 'bonuses');
     expect(await bon.locator('h2').textContent()).toBe('Bonuses');
-    expect(await bon.locator('[data-kpi=pending] b').textContent()).toBe(
+    expect(await bon.locator('[data-metric=pending]').textContent()).toBe(
       money(123_456, 'EUR', 'de-DE'),
     );
 
@@ -227,10 +227,10 @@ describe('widgets in any locale (docs/embedding.md)', () => {
     expect(await cab.locator('h2').textContent()).toBe(
       language === 'ru' ? 'Кабинет партнёра' : 'Partner cabinet',
     );
-    expect(await cab.locator('[data-kpi=pending] b').textContent()).toBe(
+    expect(await cab.locator('[data-metric=pending]').textContent()).toBe(
       money(123_456, 'EUR', locale),
     );
-    expect(await cab.locator('[data-kpi=cleared] b').textContent()).toBe(
+    expect(await cab.locator('[data-metric=available]').textContent()).toBe(
       money(250_000, 'EUR', locale),
     );
     expect(await texts(cab.locator('[data-list=leads] .chip'))).toEqual([

@@ -1,12 +1,13 @@
 import { call } from '../api';
 import type { Ctx } from '../context';
 import { h } from '../dom';
-import { kpi, member, pageSize, pager, reader, txList } from '../parts';
+import { member, money, pageSize, pager, reader, txList } from '../parts';
 import type { Bonuses, Payouts } from '../types';
 
 /**
- * The totals, the tenant currency's balances (to be paid, in payout, paid out), other currencies'
- * accounts, the bonuses a page at a time, and the five newest payouts.
+ * The partner's money in the tenant currency (available, in payout, paid out, pending: each sum
+ * once, as the API computes it) with the next payout, other currencies' accounts, the bonuses a
+ * page at a time, and the five newest payouts.
  */
 export function bonuses(c: Ctx): void {
   let page = 1;
@@ -20,36 +21,8 @@ export function bonuses(c: Ctx): void {
       ]),
     ([d, p]) => ({
       nodes: [
-        h(
-          'div',
-          { class: 'kpis' },
-          kpi(c.t('cleared'), d.totals.cleared_formatted, 'cleared'),
-          kpi(c.t('pending'), d.totals.pending_formatted, 'pending'),
-        ),
-        balances(c, d),
-        d.accounts.some((a) => a.currency !== d.totals.currency)
-          ? [
-              h('h3', {}, c.t('accounts')),
-              h(
-                'ul',
-                { class: 'rows', 'data-list': 'accounts' },
-                d.accounts
-                  .filter((a) => a.currency !== d.totals.currency)
-                  .map((a) =>
-                    h(
-                      'li',
-                      {},
-                      h('span', {}, a.currency),
-                      h(
-                        'span',
-                        { class: 'amt' },
-                        `${a.cleared_formatted} · ${a.pending_formatted}`,
-                      ),
-                    ),
-                  ),
-              ),
-            ]
-          : null,
+        money(c, d.balance),
+        others(c, d),
         h('h3', {}, c.t('tx')),
         txList(c, d.transactions, 'noTx'),
         pager(c, d.pagination, (n) => {
@@ -77,16 +50,32 @@ export function bonuses(c: Ctx): void {
   );
 }
 
-/** The tenant currency's ledger balances, when the partner has any money in it. */
-function balances(c: Ctx, d: Bonuses) {
-  const own = d.accounts.find((a) => a.currency === d.totals.currency);
-  return own
-    ? h(
-        'div',
-        { class: 'kpis', 'data-list': 'balances' },
-        kpi(c.t('avail'), own.available_formatted, 'available'),
-        kpi(c.t('inPayout'), own.in_payout_formatted, 'in-payout'),
-        kpi(c.t('paidOut'), own.paid_formatted, 'paid'),
-      )
-    : null;
+/** The accounts in currencies other than the tenant's: the same four sums, one row each. */
+function others(c: Ctx, d: Bonuses) {
+  const rest = d.accounts.filter((a) => a.currency !== d.totals.currency);
+  if (!rest.length) return null;
+  const sum = (label: string, value: string, metric: string) =>
+    h('span', {}, h('small', {}, label), h('span', { class: 'amt', 'data-metric': metric }, value));
+  return [
+    h('h3', {}, c.t('accounts')),
+    h(
+      'ul',
+      { class: 'rows', 'data-list': 'accounts' },
+      rest.map((a) =>
+        h(
+          'li',
+          { 'data-currency': a.currency },
+          h('b', {}, a.currency),
+          h(
+            'div',
+            { class: 'sums' },
+            sum(c.t('avail'), a.available_formatted, 'available'),
+            sum(c.t('inPayout'), a.in_payout_formatted, 'in_payout'),
+            sum(c.t('paidOut'), a.paid_formatted, 'paid'),
+            sum(c.t('pending'), a.pending_formatted, 'pending'),
+          ),
+        ),
+      ),
+    ),
+  ];
 }

@@ -1,10 +1,10 @@
 import { call } from '../api';
 import type { Ctx } from '../context';
 import { h } from '../dom';
-import { kpi, leadList, member, reader, txList } from '../parts';
+import { kpi, leadList, member, money, reader, txList } from '../parts';
 import type { Cabinet } from '../types';
 
-/** Name and role, the KPIs, the newest leads and bonuses. */
+/** Name and role, leads and clicks, the partner's money and next payout, the newest leads and bonuses. */
 export function cabinet(c: Ctx): void {
   reader(
     c,
@@ -18,18 +18,14 @@ export function cabinet(c: Ctx): void {
           h('b', { 'data-field': 'display-name' }, d.user.display_name),
           h('span', { class: 'chip' }, d.user.badge.role_label),
         ),
-        h(
-          'div',
-          { class: 'kpis' },
+        money(c, d.balance, [
           kpi(c.t('leadsN'), c.num(d.kpi.leads_count), 'leads'),
           kpi(
             c.t('clicks'),
             d.kpi.clicks_count == null ? '—' : c.num(d.kpi.clicks_count),
             'clicks',
           ),
-          kpi(c.t('cleared'), d.kpi.cleared_formatted, 'cleared'),
-          kpi(c.t('pending'), d.kpi.pending_formatted, 'pending'),
-        ),
+        ]),
         d.user.claim_required ? h('p', { class: 'note' }, c.t('claim')) : null,
         h('h3', {}, c.t('recentLeads')),
         leadList(c, d.recent_leads, 'noLeads'),
