@@ -1,7 +1,9 @@
 import { escapeLiteral, type Pool } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
-import type { Readable } from 'node:stream';
+import { type Readable, Transform, type TransformCallback } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import type { DataSource } from 'typeorm';
+import { csvWriter, type CsvSpec } from '../common/csv/csv';
 import { checkOut } from './checkout';
 
 /**
@@ -32,4 +34,67 @@ export async function copyOut(dataSource: DataSource, sql: string): Promise<Read
  */
 export function withLiterals(sql: string, values: readonly unknown[]): string {
   return sql.replace(/\$(\d+)/g, (_, i: string) => escapeLiteral(String(values[Number(i) - 1])));
+}
+
+/** One field of COPY's text format: `\N` is null, backslash escapes undone. */
+function unescapeCopy(field: string): string | null {
+  if (field === '\\N') return null;
+  if (!field.includes('\\')) return field;
+  return field.replace(/\\(.)/g, (_, c: string) =>
+    c === 'n'
+      ? '\n'
+      : c === 't'
+        ? '\t'
+        : c === 'r'
+          ? '\r'
+          : c === 'b'
+            ? '\b'
+            : c === 'f'
+              ? '\f'
+              : c === 'v'
+                ? '\v'
+                : c,
+  );
+}
+
+/** COPY text rows (one per `\n`, fields split by tabs) to arrays of values. */
+function copyRows(): Transform {
+  const decoder = new StringDecoder('utf8');
+  let pending = '';
+  return new Transform({
+    readableObjectMode: true,
+    transform(chunk: Buffer, _encoding, callback: TransformCallback) {
+      const lines = (pending + decoder.write(chunk)).split('\n');
+      pending = lines.pop()!;
+      for (const line of lines) this.push(line.split('\t').map(unescapeCopy));
+      callback();
+    },
+    flush(callback: TransformCallback) {
+      const rest = pending + decoder.end();
+      if (rest) this.push(rest.split('\t').map(unescapeCopy));
+      callback();
+    },
+  });
+}
+
+/**
+ * The CSV of `select`'s rows (its columns in the order of `spec.columns`), streamed: `COPY
+ * (select) TO STDOUT` in COPY's text format, each row written by the one CSV writer
+ * (common/csv/csv.ts: RFC 4180, CRLF, header row, the formula rule on text cells). Never the
+ * whole result in memory; one snapshot, so the file is consistent. The reader going away before
+ * the end stops the copy (and its connection is not reused); a failed copy fails the stream.
+ */
+export async function copyCsv(
+  dataSource: DataSource,
+  select: string,
+  spec: CsvSpec,
+): Promise<Readable> {
+  const source = await copyOut(dataSource, `COPY (${select}) TO STDOUT`);
+  const csv = csvWriter(spec);
+  source.on('error', (error) => csv.destroy(error));
+  csv.on('close', () => {
+    if (!source.readableEnded) source.destroy();
+  });
+  source.pipe(copyRows()).pipe(csv);
+  return csv;
 }

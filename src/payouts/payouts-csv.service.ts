@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { parse } from 'csv-parse/sync';
-import { stringify } from 'csv-stringify/sync';
 import type { Actor } from '../common/access/actor';
+import { csvText, restoreCsvCell } from '../common/csv/csv';
 import { ValidationFailedError, type FieldError } from '../common/errors/domain-error';
 import { TransactionHost } from '../database/transaction-host';
 import type { SettleRunResponse } from './dto/payout.response';
@@ -33,7 +33,9 @@ export function decimalAmount(kopecks: number): string {
 
 /**
  * A run as an RFC 4180 file (UTF-8, CRLF, header row) that a bank's or payment provider's mass
- * payout takes, and the same file posted back with a `reference` column to settle the run.
+ * payout takes, written by the one CSV writer (common/csv/csv.ts: a text cell a spreadsheet would
+ * evaluate gets a leading `'`), and the same file posted back with a `reference` column to settle
+ * the run (every cell read back through restoreCsvCell, which takes that `'` off again).
  */
 @Injectable()
 export class PayoutsCsvService {
@@ -46,18 +48,18 @@ export class PayoutsCsvService {
   async runCsv(tenantId: string, runId: string): Promise<string> {
     if (!(await this.payouts.findRun(tenantId, runId))) throw new PayoutRunNotFoundError(runId);
     const rows = await this.payouts.csvRows(tenantId, runId);
-    return stringify(
+    return csvText(
+      { columns: CSV_COLUMNS, numeric: ['amount_kopecks', 'amount'] },
       rows.map((r) => [
         r.payout_id,
         r.user_id,
         r.external_id,
-        r.full_name ?? '',
-        r.email ?? '',
+        r.full_name,
+        r.email,
         r.currency,
         String(r.amount_kopecks),
         decimalAmount(r.amount_kopecks),
       ]),
-      { header: true, columns: [...CSV_COLUMNS], record_delimiter: '\r\n' },
     );
   }
 
@@ -139,6 +141,8 @@ function parseRecords(body: string): { line: number; record: Record<string, stri
     );
   return lines.map((values, i) => ({
     line: i + 2,
-    record: Object.fromEntries(header.map((name, j) => [name, values[j]])),
+    // A cell the run CSV quoted against formulas (or a spreadsheet kept quoted) is read as the
+    // value it stands for: one leading `'` off before a formula character (docs/payouts.md §4).
+    record: Object.fromEntries(header.map((name, j) => [name, restoreCsvCell(values[j])])),
   }));
 }

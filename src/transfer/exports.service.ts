@@ -1,20 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import { stringify } from 'csv-stringify';
-import { Readable, Transform, type TransformCallback } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
+import type { Readable } from 'node:stream';
 import { DataSource } from 'typeorm';
-import { copyOut, withLiterals } from '../database/copy-out';
+import type { CsvSpec } from '../common/csv/csv';
+import { copyCsv, withLiterals } from '../database/copy-out';
 import { EXPORT_ONLY_COLUMNS, IMPORT_COLUMNS } from './import-rows';
 
 const iso = (column: string) =>
   `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
- * What each export holds: its header and the SELECT giving those columns, in that order ($1 is the
- * tenant id). members.csv starts with the import columns, so it imports back as it is.
+ * What each export holds: its header, the SELECT giving those columns, in that order ($1 is the
+ * tenant id), and its numeric columns (written as numbers; every other cell is text, under the
+ * formula rule). members.csv starts with the import columns, so it imports back as it is.
  */
 export const EXPORTS = {
   members: {
+    numeric: ['depth', 'downline_count'],
     columns: [...IMPORT_COLUMNS, ...EXPORT_ONLY_COLUMNS],
     sql: `SELECT m.external_id, m.full_name, m.email, m.role, p.external_id, ${iso('m.created_at')},
                  m.service_user_id, m.id, m.depth, m.downline_count
@@ -23,6 +24,7 @@ export const EXPORTS = {
            WHERE m.tenant_id = $1 ORDER BY m.depth, m.created_at, m.id`,
   },
   leads: {
+    numeric: [],
     columns: [
       'lead_id',
       'status',
@@ -46,6 +48,7 @@ export const EXPORTS = {
            WHERE l.tenant_id = $1 ORDER BY l.created_at, l.id`,
   },
   conversions: {
+    numeric: ['amount_kopecks'],
     columns: [
       'conversion_id',
       'lead_id',
@@ -62,6 +65,7 @@ export const EXPORTS = {
             FROM conversions c WHERE c.tenant_id = $1 ORDER BY c.created_at, c.id`,
   },
   bonuses: {
+    numeric: ['amount_kopecks'],
     columns: [
       'bonus_id',
       'user_id',
@@ -89,6 +93,7 @@ export const EXPORTS = {
            WHERE b.tenant_id = $1 ORDER BY b.created_at, b.id`,
   },
   payouts: {
+    numeric: ['amount_kopecks'],
     columns: [
       'payout_id',
       'run_id',
@@ -113,6 +118,7 @@ export const EXPORTS = {
   },
   /** The console's runs list (not an Admin API export): each run and its payouts by status now. */
   payout_runs: {
+    numeric: ['payouts_count', 'total_kopecks', 'pending', 'paid', 'failed', 'canceled'],
     columns: [
       'run_id',
       'trigger',
@@ -136,7 +142,7 @@ export const EXPORTS = {
                    FROM payouts p WHERE p.tenant_id = r.tenant_id AND p.run_id = r.id) s
            WHERE r.tenant_id = $1 ORDER BY r.created_at, r.id`,
   },
-} as const;
+} as const satisfies Record<string, CsvSpec & { sql: string }>;
 export type ExportKind = keyof typeof EXPORTS;
 
 /**
@@ -150,75 +156,25 @@ export interface ExportFilter {
   params: string[];
 }
 
-/** One field of COPY's text format: `\N` is null, backslash escapes undone. */
-function unescapeCopy(field: string): string | null {
-  if (field === '\\N') return null;
-  if (!field.includes('\\')) return field;
-  return field.replace(/\\(.)/g, (_, c: string) =>
-    c === 'n'
-      ? '\n'
-      : c === 't'
-        ? '\t'
-        : c === 'r'
-          ? '\r'
-          : c === 'b'
-            ? '\b'
-            : c === 'f'
-              ? '\f'
-              : c === 'v'
-                ? '\v'
-                : c,
-  );
-}
-
-/** COPY text rows (one per `\n`, fields split by tabs) to arrays of values. */
-function copyRows(): Transform {
-  const decoder = new StringDecoder('utf8');
-  let pending = '';
-  return new Transform({
-    readableObjectMode: true,
-    transform(chunk: Buffer, _encoding, callback: TransformCallback) {
-      const lines = (pending + decoder.write(chunk)).split('\n');
-      pending = lines.pop()!;
-      for (const line of lines) this.push(line.split('\t').map(unescapeCopy));
-      callback();
-    },
-    flush(callback: TransformCallback) {
-      const rest = pending + decoder.end();
-      if (rest) this.push(rest.split('\t').map(unescapeCopy));
-      callback();
-    },
-  });
-}
-
 /**
  * CSV exports (docs/import-export.md): `COPY (SELECT …) TO STDOUT` streamed from PostgreSQL,
- * re-written by csv-stringify as RFC 4180 (CRLF, quotes where needed), UTF-8, with a header row;
- * never the whole result in memory. COPY reads one snapshot, so the file is consistent.
+ * re-written by the one CSV writer (database/copy-out.ts' copyCsv, common/csv/csv.ts) as RFC 4180
+ * (CRLF, quotes where needed), UTF-8, with a header row, a text cell a spreadsheet would evaluate
+ * quoted with `'` (docs/security.md); never the whole result in memory. COPY reads one snapshot,
+ * so the file is consistent.
  */
 @Injectable()
 export class ExportsService {
   constructor(private readonly dataSource: DataSource) {}
 
   async stream(tenantId: string, kind: ExportKind, filter?: ExportFilter): Promise<Readable> {
-    const { columns, sql } = EXPORTS[kind];
+    const { sql } = EXPORTS[kind];
     let query: string = sql;
     if (filter?.sql) {
       const order = query.lastIndexOf('ORDER BY');
       query = `${query.slice(0, order)} AND (${filter.sql}) ${query.slice(order)}`;
     }
     const values = [tenantId, ...(filter?.params ?? [])];
-    const source = await copyOut(
-      this.dataSource,
-      `COPY (${withLiterals(query, values)}) TO STDOUT`,
-    );
-    const csv = stringify({ header: true, columns: [...columns], record_delimiter: 'windows' });
-    source.on('error', (error) => csv.destroy(error));
-    // The client went away before the end: the copy stops (and its connection is not reused).
-    csv.on('close', () => {
-      if (!source.readableEnded) source.destroy();
-    });
-    source.pipe(copyRows()).pipe(csv);
-    return csv;
+    return copyCsv(this.dataSource, withLiterals(query, values), EXPORTS[kind]);
   }
 }

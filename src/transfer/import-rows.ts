@@ -2,6 +2,7 @@ import { parse as parseCsv } from 'csv-parse';
 import { isEmail } from 'class-validator';
 import { Transform, type TransformCallback } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
+import { restoreCsvCell } from '../common/csv/csv';
 import { textProblem } from '../common/http/hostile-input';
 import { newId } from '../common/ids';
 import { MEMBER_ROLES } from '../members/member.entity';
@@ -229,7 +230,9 @@ export function csvToStaging(checker: RowChecker): Transform {
       return;
     }
     const row: Record<string, string> = {};
-    for (let i = 0; i < header.length; i++) row[header[i]] = record[i];
+    // A cell an export quoted against formulas is read as the value it stands for: one leading
+    // `'` off before a formula character (common/csv/csv.ts; docs/import-export.md).
+    for (let i = 0; i < header.length; i++) row[header[i]] = restoreCsvCell(record[i]);
     batch.add(checker.stage(line, row));
   });
   parser.on('error', (error: Error) => {

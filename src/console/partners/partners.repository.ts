@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import { offsetOf } from '../../common/http/pagination.dto';
 import { MEMBER_SEARCH_TEXT } from '../../database/migrations/1795740000000-ConsoleRollups';
-import { copyOut, withLiterals } from '../../database/copy-out';
+import type { CsvSpec } from '../../common/csv/csv';
+import { copyCsv, withLiterals } from '../../database/copy-out';
 import { TransactionHost } from '../../database/transaction-host';
 import type { PartnerSort } from './partners.dto';
 import type {
@@ -28,6 +29,26 @@ const ORDER: Record<PartnerSort, string> = {
 
 const ISO = (column: string) =>
   `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** The partners CSV's columns (console.md), as the list's JSON names them. */
+const PARTNERS_CSV: CsvSpec = {
+  columns: [
+    'user_id',
+    'service_user_id',
+    'external_id',
+    'full_name',
+    'email',
+    'role',
+    'is_active',
+    'referrer_user_id',
+    'depth',
+    'downline_count',
+    'leads_count',
+    'clicks_count',
+    'joined_at',
+  ],
+  numeric: ['depth', 'downline_count', 'leads_count', 'clicks_count'],
+};
 
 /** `%`, `_` and `\` taken literally in a LIKE pattern. */
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -86,18 +107,20 @@ export class PartnersRepository {
     return [rows, count?.n ?? 0];
   }
 
-  /** The partners the filter finds, as CSV with a header row, streamed (database/copy-out.ts). */
+  /**
+   * The partners the filter finds, as CSV with a header row, streamed by the one CSV writer
+   * (database/copy-out.ts' copyCsv: text cells under the formula rule, docs/security.md).
+   */
   csv(tenantId: string, filter: PartnerFilter): Promise<Readable> {
     const where = this.where(filter.q);
-    return copyOut(
+    return copyCsv(
       this.tx.manager.connection,
-      `COPY (SELECT m.id AS user_id, m.service_user_id, m.external_id, m.full_name,
-                m.email, m.role, m.is_active, m.referrer_member_id AS referrer_user_id, m.depth,
-                m.downline_count, m.leads_count, m.clicks_count,
-                ${ISO('m.created_at')} AS joined_at
-           FROM members m WHERE ${withLiterals(where.sql, [tenantId, ...where.params])}
-          ORDER BY ${ORDER[filter.sort ?? 'joined']})
-         TO STDOUT WITH (FORMAT csv, HEADER true)`,
+      `SELECT m.id, m.service_user_id, m.external_id, m.full_name, m.email, m.role, m.is_active,
+              m.referrer_member_id, m.depth, m.downline_count, m.leads_count, m.clicks_count,
+              ${ISO('m.created_at')}
+         FROM members m WHERE ${withLiterals(where.sql, [tenantId, ...where.params])}
+        ORDER BY ${ORDER[filter.sort ?? 'joined']}`,
+      PARTNERS_CSV,
     );
   }
 
