@@ -3,7 +3,7 @@ import { to as copyTo } from 'pg-copy-streams';
 import { type Readable, Transform, type TransformCallback } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { DataSource } from 'typeorm';
-import { csvWriter, type CsvSpec } from '../common/csv/csv';
+import { CsvLines, type CsvSpec } from '../common/csv/csv';
 import { checkOut } from './checkout';
 
 /**
@@ -57,21 +57,29 @@ function unescapeCopy(field: string): string | null {
   );
 }
 
-/** COPY text rows (one per `\n`, fields split by tabs) to arrays of values. */
-function copyRows(): Transform {
+/**
+ * COPY's text rows (one per `\n`, fields split by tabs) as CSV lines of `lines` (header first),
+ * pushed in chunks of about 64 KiB.
+ */
+function copyTextToCsv(lines: CsvLines): Transform {
   const decoder = new StringDecoder('utf8');
   let pending = '';
+  let out = lines.header;
   return new Transform({
-    readableObjectMode: true,
     transform(chunk: Buffer, _encoding, callback: TransformCallback) {
-      const lines = (pending + decoder.write(chunk)).split('\n');
-      pending = lines.pop()!;
-      for (const line of lines) this.push(line.split('\t').map(unescapeCopy));
+      const rows = (pending + decoder.write(chunk)).split('\n');
+      pending = rows.pop()!;
+      for (const row of rows) out += lines.line(row.split('\t').map(unescapeCopy));
+      if (out.length >= 65536) {
+        this.push(out);
+        out = '';
+      }
       callback();
     },
     flush(callback: TransformCallback) {
       const rest = pending + decoder.end();
-      if (rest) this.push(rest.split('\t').map(unescapeCopy));
+      if (rest) out += lines.line(rest.split('\t').map(unescapeCopy));
+      if (out) this.push(out);
       callback();
     },
   });
@@ -79,7 +87,7 @@ function copyRows(): Transform {
 
 /**
  * The CSV of `select`'s rows (its columns in the order of `spec.columns`), streamed: `COPY
- * (select) TO STDOUT` in COPY's text format, each row written by the one CSV writer
+ * (select) TO STDOUT` in COPY's text format, each row written by the one CSV writer's CsvLines
  * (common/csv/csv.ts: RFC 4180, CRLF, header row, the formula rule on text cells). Never the
  * whole result in memory; one snapshot, so the file is consistent. The reader going away before
  * the end stops the copy (and its connection is not reused); a failed copy fails the stream.
@@ -90,11 +98,11 @@ export async function copyCsv(
   spec: CsvSpec,
 ): Promise<Readable> {
   const source = await copyOut(dataSource, `COPY (${select}) TO STDOUT`);
-  const csv = csvWriter(spec);
+  const csv = copyTextToCsv(new CsvLines(spec));
   source.on('error', (error) => csv.destroy(error));
   csv.on('close', () => {
     if (!source.readableEnded) source.destroy();
   });
-  source.pipe(copyRows()).pipe(csv);
+  source.pipe(csv);
   return csv;
 }

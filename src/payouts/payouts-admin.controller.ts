@@ -61,7 +61,11 @@ export class PayoutsAdminController extends PayoutSettlements(STAFF) {
   @Admin('viewer')
   @Header('Content-Type', 'text/csv; charset=utf-8')
   @ApiProduces('text/csv')
-  @ApiOkResponse({ description: 'The run CSV', schema: { type: 'string' } })
+  @ApiOkResponse({
+    description:
+      "The run CSV; a text cell a spreadsheet would evaluate (starting with = + - @, TAB or CR) has a leading '",
+    schema: { type: 'string' },
+  })
   @ApiProblems(401, 403, [404, 'payout_run_not_found'])
   runCsv(@CurrentTenant() tenant: TenantEntity, @Param('run_id') runId: string): Promise<string> {
     return this.csv.runCsv(tenant.id, runId);

@@ -9,7 +9,9 @@ import { EXPORTS, ExportsService, type ExportKind } from './exports.service';
 function ApiCsv(kind: ExportKind) {
   return ApiResponse({
     status: 200,
-    description: `RFC 4180 CSV, UTF-8, CRLF, header row: ${EXPORTS[kind].columns.join(', ')}`,
+    description:
+      `RFC 4180 CSV, UTF-8, CRLF, header row: ${EXPORTS[kind].columns.join(', ')}. ` +
+      "A text cell a spreadsheet would evaluate (starting with = + - @, TAB or CR) has a leading '",
     content: {
       'text/csv': { schema: { type: 'string', example: EXPORTS[kind].columns.join(',') } },
     },

@@ -1,6 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { Readable } from 'node:stream';
-import { csvText, csvWriter, restoreCsvCell, textCell } from './csv';
+import { csvText, restoreCsvCell, textCell } from './csv';
 
 const HOSTILE = [
   '=HYPERLINK("http://evil.example","x")',
@@ -63,10 +62,17 @@ describe('the CSV writers', () => {
     expect(parse(text)).toEqual(expected);
   });
 
-  it('csvWriter streams the same file', async () => {
-    const chunks: string[] = [];
-    const out = Readable.from(rows).pipe(csvWriter(spec));
-    for await (const chunk of out) chunks.push(String(chunk));
-    expect(chunks.join('')).toBe(csvText(spec, rows));
+  it('quotes fields as RFC 4180 does, so a value never starts a new cell', () => {
+    const values = ['a,=1', 'say "hi"', 'two\nlines', 'cr\rhere', ',@SUM(1)', '"=1"'];
+    const text = csvText({ columns: values.map((_, i) => `c${i}`) }, [values]);
+    expect(parse(text)[1]).toEqual(values.map(textCell));
+    expect(parse(text)[1]).toEqual([
+      'a,=1',
+      'say "hi"',
+      'two\nlines',
+      'cr\rhere',
+      ',@SUM(1)',
+      '"=1"',
+    ]);
   });
 });

@@ -1,7 +1,3 @@
-import { stringify } from 'csv-stringify';
-import { stringify as stringifySync } from 'csv-stringify/sync';
-import type { Transform } from 'node:stream';
-
 /**
  * The one place that writes CSV cells. Every CSV the service answers (the Admin API exports, the
  * console's CSV links, a payout run's mass-payout file) is written here, as RFC 4180 (UTF-8,
@@ -46,33 +42,46 @@ export function restoreCsvCell(value: string): string {
   return value.charCodeAt(0) === 0x27 && FORMULA.test(value.slice(1)) ? value.slice(1) : value;
 }
 
-/**
- * csv-stringify's options for `spec`: the header, CRLF, and every string cell of a row under
- * the formula rule, but a numeric column's plain numbers (JS numbers are numbers anyway).
- */
-function options(spec: CsvSpec) {
-  const numeric = new Set(spec.numeric ?? []);
-  const mask = spec.columns.map((c) => numeric.has(c));
-  return {
-    header: true,
-    columns: [...spec.columns],
-    record_delimiter: 'windows' as const,
-    cast: {
-      string: (value: string, context: { index: number; header: boolean }) =>
-        context.header || (mask[context.index] && NUMBER.test(value)) ? value : textCell(value),
-    },
-  };
+/** A cell's value: text (under the rule), a number, or nothing (an empty cell). */
+export type CsvValue = string | number | bigint | null | undefined;
+
+/** A field that RFC 4180 quotes: it holds a separator, a quote or a line break. */
+const NEEDS_QUOTES = /[",\r\n]/;
+
+function field(cell: string): string {
+  return NEEDS_QUOTES.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
 }
 
-/** A whole CSV file of `rows` (arrays in the order of `spec.columns`; null is empty), header first. */
-export function csvText(spec: CsvSpec, rows: readonly (readonly unknown[])[]): string {
-  return stringifySync(rows as unknown[][], options(spec));
+/** A writer of one file's lines: the header line, and a row's line (cells under the rule). */
+export class CsvLines {
+  private readonly numeric: boolean[];
+  readonly header: string;
+
+  constructor(spec: CsvSpec) {
+    const numeric = new Set(spec.numeric ?? []);
+    this.numeric = spec.columns.map((c) => numeric.has(c));
+    this.header = `${spec.columns.map(field).join(',')}\r\n`;
+  }
+
+  /** A row's line, CRLF ended: null and undefined are empty cells, numbers written as they are. */
+  line(row: readonly CsvValue[]): string {
+    let out = '';
+    for (let i = 0; i < row.length; i++) {
+      const value = row[i];
+      let cell: string;
+      if (value === null || value === undefined) cell = '';
+      else if (typeof value !== 'string') cell = String(value);
+      else cell = this.numeric[i] && NUMBER.test(value) ? value : field(textCell(value));
+      out += i === 0 ? cell : `,${cell}`;
+    }
+    return `${out}\r\n`;
+  }
 }
 
-/**
- * A stream writing the CSV of the rows written to it (arrays in the order of `spec.columns`,
- * object mode; null is empty), header first.
- */
-export function csvWriter(spec: CsvSpec): Transform {
-  return stringify(options(spec));
+/** A whole CSV file of `rows` (arrays in the order of `spec.columns`), header first. */
+export function csvText(spec: CsvSpec, rows: readonly (readonly CsvValue[])[]): string {
+  const lines = new CsvLines(spec);
+  let out = lines.header;
+  for (const row of rows) out += lines.line(row);
+  return out;
 }
