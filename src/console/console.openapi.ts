@@ -22,7 +22,11 @@ const ConsolePage = (summary: string, query: Record<string, SchemaObject> = {}) 
   consolePageDocs(summary, { ...query, lang: LANG }, REFUSED);
 
 const LIST_QUERY: Record<string, SchemaObject> = {
-  q: { type: 'string', description: 'Name, email or external id (part of it)' },
+  q: {
+    type: 'string',
+    description:
+      'Name, email or external id (a part of it with 3 letters or digits in a row), or a whole mbr_… / usr_… id; a shorter search is refused (400)',
+  },
   sort: { type: 'string', enum: [...PARTNER_SORTS] },
   page: { type: 'integer', minimum: 1 },
 };
