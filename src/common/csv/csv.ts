@@ -7,9 +7,10 @@
  * The formula rule (OWASP "CSV Injection", ASVS 5.0 1.2.10): a spreadsheet evaluates a cell that
  * starts with `=`, `+`, `-` or `@` (Excel also their full-width forms `＝ ＋ － ＠`, and after
  * leading whitespace), or with TAB, CR or NUL. Such a text cell is written with a single quote
- * `'` before it, which the spreadsheet takes as "this is text" and does not show. So that the
- * rule can be undone exactly, a cell that is such a cell behind one or more quotes (`'=1`) gets
- * one more quote too; `restoreCsvCell` (the CSV importers) takes exactly one off again.
+ * `'` before it, which makes the spreadsheet read it as text (hidden or shown, as the program
+ * and its import settings have it). So that the rule can be undone exactly, a cell that is such
+ * a cell behind one or more quotes (`'=1`) gets one more quote too; `restoreCsvCell` (the CSV
+ * importers) takes exactly one off again.
  *
  * Numeric columns (amounts, counts) are not text: a numeric cell (`-500`, `-0.05`) stays as it
  * is, so the spreadsheet still reads a number. A cell of a numeric column that is not a plain
