@@ -7,6 +7,7 @@ import type { Server } from 'node:http';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
+import { CREDENTIAL_SCHEMES } from './common/access/access.decorators';
 import { validationExceptionFactory } from './common/errors/validation';
 import { FORM_PATHS, formBodyMiddlewares } from './common/http/form-body';
 import { answerClientErrors, requestTargetMiddleware } from './common/http/hostile-input';
@@ -83,34 +84,21 @@ export function applyKeepAlive(server: Server, keepAliveTimeoutMs: number): void
 }
 
 export function setupOpenApi(app: INestApplication, config: AppConfig): void {
+  const builder = new DocumentBuilder()
+    .setTitle('Referral and partner-program service')
+    .setDescription(
+      'Federation API (tenant back ends), Admin API (platform and tenant staff), Embed APIs ' +
+        '(widgets), operations. Errors are RFC 9457 problem documents (application/problem+json).',
+    )
+    .setVersion('1')
+    .setLicense('MIT', 'https://opensource.org/licenses/MIT')
+    .addServer(config.publicBaseUrl);
+  // Every credential kind, as the access decorators name them in each operation's security.
+  for (const [name, scheme] of Object.entries(CREDENTIAL_SCHEMES))
+    builder.addSecurity(name, scheme);
   const document = SwaggerModule.createDocument(
     app,
-    new DocumentBuilder()
-      .setTitle('Referral and partner-program service')
-      .setDescription(
-        'Federation API (tenant back ends), Admin API (platform and tenant staff), Embed APIs ' +
-          '(widgets), operations. Errors are RFC 9457 problem documents (application/problem+json).',
-      )
-      .setVersion('1')
-      .addServer(config.publicBaseUrl)
-      .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Service-Tenant-Key' }, 'tenant-key')
-      .addBearerAuth(
-        { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN or a staff token stf_…' },
-        'admin',
-      )
-      .addBearerAuth(
-        { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The popup JWT' },
-        'embed',
-      )
-      .addCookieAuth(
-        'svc_admin',
-        {
-          type: 'apiKey',
-          in: 'cookie',
-          description: 'Admin pages session, from POST /org/sign-in',
-        },
-        'admin-session',
-      )
+    builder
       // In this order in the UI; the last four answer browsers: HTML pages, redirects and forms.
       .addTag('federation', "The tenant's back end: users, leads, conversions.")
       .addTag('admin', 'The platform operator and tenant staff.')

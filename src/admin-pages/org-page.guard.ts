@@ -21,7 +21,7 @@ import {
   TenantNotFoundError,
 } from '../access/access.errors';
 import { AccessService } from '../access/access.service';
-import { Public } from '../common/access/access.decorators';
+import { ApiTenantSlug, Public } from '../common/access/access.decorators';
 import { type Actor, roleAllows, type StaffRole } from '../common/access/actor';
 import { formField, PageSecurity, sameSecret } from '../common/http/page-security';
 import { type ConsoleLang, consoleCtx } from '../common/pages/console/layout';
@@ -138,7 +138,13 @@ const orgPath = (path: string) => (path ? `org/:slug/${path}` : 'org/:slug');
  * handlers' pages and redirects sent by the page interceptor and filter (@Pages).
  */
 export const OrgPagesController = (path = '') =>
-  applyDecorators(ApiTags('admin-pages'), Controller(orgPath(path)), Public(), Pages());
+  applyDecorators(
+    ApiTags('admin-pages'),
+    Controller(orgPath(path)),
+    ApiTenantSlug(),
+    Public(),
+    Pages(),
+  );
 
 /**
  * A controller of an organisation's downloads under `/org/:slug/<path>` (@OrgDownload handlers):
@@ -148,6 +154,7 @@ export const OrgDownloadsController = (path = '') =>
   applyDecorators(
     ApiTags('admin-pages'),
     Controller(orgPath(path)),
+    ApiTenantSlug(),
     Public(),
     UseFilters(PageFilter),
   );

@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiCookieAuth, ApiOperation, ApiProduces, ApiQuery, ApiResponse } from '@nestjs/swagger';
+import type { CredentialScheme } from '../common/access/access.decorators';
 import type { StaffRole } from '../common/access/actor';
 import {
   ApiFormBody,
@@ -14,8 +15,8 @@ import {
  * re-checks the role the Admin API would need, and without a session redirects to the sign-in page.
  */
 
-/** The security scheme of the admin pages' session cookie (declared in setupOpenApi). */
-export const ADMIN_SESSION = 'admin-session';
+/** The security scheme of the admin pages' session cookie (CREDENTIAL_SCHEMES). */
+export const ADMIN_SESSION: CredentialScheme = 'admin-session';
 
 export const STRING: SchemaObject = { type: 'string' };
 export const DAY: SchemaObject = {

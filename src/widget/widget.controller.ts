@@ -43,7 +43,7 @@ export class WidgetController {
   @ApiOperation({
     summary: 'The widget script, current build',
     description:
-      'For `<script src=".../embed/v1/widget.js" data-tenant="<slug>" defer>`: cached 5 minutes, ' +
+      'The `src` of the page\'s script tag (with `data-tenant="<slug>"` and `defer`): cached 5 minutes, ' +
       'loadable from any origin, gzipped when accepted, with an `ETag`.',
   })
   @ApiWidgetScript()

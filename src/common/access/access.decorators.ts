@@ -4,7 +4,8 @@ import {
   ExecutionContext,
   SetMetadata,
 } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiQuery, ApiSecurity } from '@nestjs/swagger';
+import { ApiHeader, ApiParam, ApiQuery, ApiSecurity, DECORATORS } from '@nestjs/swagger';
+import type { SecuritySchemeObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import type { Request } from 'express';
 import type { RequestPrincipal, StaffRole } from './actor';
 
@@ -25,20 +26,80 @@ export type AuthPolicy =
 
 export const AUTH_POLICY = 'auth:policy';
 
+/**
+ * The credentials a client sends, as OpenAPI security schemes (setupOpenApi declares them all):
+ * the names are those of the document's `components.securitySchemes`.
+ */
+export const CREDENTIAL_SCHEMES = {
+  'tenant-key': { type: 'apiKey', in: 'header', name: 'X-Service-Tenant-Key' },
+  admin: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN or a staff token stf_…' },
+  embed: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The popup JWT' },
+  'admin-session': {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'svc_admin',
+    description: 'Admin pages session, from POST /org/sign-in',
+  },
+} as const satisfies Record<string, SecuritySchemeObject>;
+
+export type CredentialScheme = keyof typeof CREDENTIAL_SCHEMES;
+
+/**
+ * What each policy asks a client to send, in the OpenAPI document: a scheme of
+ * CREDENTIAL_SCHEMES, or none (`security: []`). One table, read by every policy decorator, so the
+ * document says of each route what AccessService asks of it, and an operation without security
+ * is one whose route declares no policy (Redocly's `security-defined` names it).
+ */
+const POLICY_SECURITY: Record<AuthPolicy['kind'], CredentialScheme | null> = {
+  public: null,
+  'tenant-key': 'tenant-key',
+  // The Origin gate is no credential: any client can send an Origin header.
+  'embed-origin': null,
+  'embed-bearer': 'embed',
+  admin: 'admin',
+};
+
+/**
+ * `policy` for AccessGuard and the fast lanes, and its security in the OpenAPI document. "No
+ * credential" is `security: []`: @nestjs/swagger keeps an empty list only on a controller (it
+ * drops it from a handler's metadata), so on a handler it goes into the operation's own fields,
+ * which the document builder copies into the operation last.
+ */
+function declarePolicy(policy: AuthPolicy): ClassDecorator & MethodDecorator {
+  const scheme = POLICY_SECURITY[policy.kind];
+  const metadata = SetMetadata(AUTH_POLICY, policy);
+  return (target: object, key?: string | symbol, descriptor?: PropertyDescriptor) => {
+    if (descriptor) metadata(target, key!, descriptor);
+    else metadata(target as never);
+    if (scheme) {
+      if (descriptor) ApiSecurity(scheme)(target, key!, descriptor);
+      else ApiSecurity(scheme)(target as never);
+    } else if (descriptor) {
+      const fields = (Reflect.getMetadata(DECORATORS.API_EXTENSION, descriptor.value) ??
+        {}) as Record<string, unknown>;
+      Reflect.defineMetadata(
+        DECORATORS.API_EXTENSION,
+        { ...fields, security: [] },
+        descriptor.value as object,
+      );
+    } else {
+      const security = (Reflect.getMetadata(DECORATORS.API_SECURITY, target) ?? []) as unknown[];
+      Reflect.defineMetadata(DECORATORS.API_SECURITY, security, target);
+    }
+    return descriptor as never;
+  };
+}
+
 /** No credential: health, metrics, docs. */
-export const Public = () => SetMetadata(AUTH_POLICY, { kind: 'public' } satisfies AuthPolicy);
+export const Public = () => declarePolicy({ kind: 'public' });
 
 /** Federation API: `X-Service-Tenant-Key`; the key decides the tenant. */
-export const TenantKey = () =>
-  applyDecorators(
-    SetMetadata(AUTH_POLICY, { kind: 'tenant-key' } satisfies AuthPolicy),
-    ApiSecurity('tenant-key'),
-  );
+export const TenantKey = () => declarePolicy({ kind: 'tenant-key' });
 
 /** Embed Data API: gated by `?tenant=` and the request's Origin; no credential. */
 export const EmbedOrigin = (options: { allowOwnOrigin?: boolean } = {}) =>
   applyDecorators(
-    SetMetadata(AUTH_POLICY, { kind: 'embed-origin', ...options } satisfies AuthPolicy),
+    declarePolicy({ kind: 'embed-origin', ...options }),
     ApiQuery({ name: 'tenant', required: true, description: 'The tenant slug', example: 'acme' }),
     ApiHeader({
       name: 'Origin',
@@ -50,8 +111,7 @@ export const EmbedOrigin = (options: { allowOwnOrigin?: boolean } = {}) =>
 /** Embed Action API: an allowed Origin and `Authorization: Bearer <popup JWT>` (embedding.md §4). */
 export const EmbedBearer = () =>
   applyDecorators(
-    SetMetadata(AUTH_POLICY, { kind: 'embed-bearer' } satisfies AuthPolicy),
-    ApiBearerAuth('embed'),
+    declarePolicy({ kind: 'embed-bearer' }),
     ApiQuery({ name: 'tenant', required: true, description: 'The tenant slug', example: 'acme' }),
     ApiHeader({
       name: 'Origin',
@@ -69,13 +129,27 @@ export const CurrentMemberId = createParamDecorator((_: unknown, ctx: ExecutionC
 
 /**
  * Admin API: the platform admin token, or a staff token of the tenant named by `:slug` whose role
- * is at least `role`.
+ * is at least `role`. A staff role is always asked on a tenant, so its routes are under
+ * `/admin/v1/tenants/:slug` and the `slug` path parameter is declared here, once for all of them
+ * (`platform` alone is asked on routes of no tenant).
  */
 export const Admin = (role: StaffRole | 'platform') =>
-  applyDecorators(
-    SetMetadata(AUTH_POLICY, { kind: 'admin', role } satisfies AuthPolicy),
-    ApiBearerAuth('admin'),
-  );
+  role === 'platform'
+    ? declarePolicy({ kind: 'admin', role })
+    : applyDecorators(declarePolicy({ kind: 'admin', role }), ApiTenantSlug());
+
+/**
+ * The `{slug}` path parameter: the tenant a route under `/admin/v1/tenants/:slug` or
+ * `/org/:slug` acts on. Declared on every such operation, so a generated client can call it.
+ */
+export const ApiTenantSlug = () =>
+  ApiParam({
+    name: 'slug',
+    required: true,
+    description: "The tenant's slug",
+    example: 'acme',
+    schema: { type: 'string' },
+  });
 
 /** The tenant the guard resolved for this request. */
 export const CurrentTenant = createParamDecorator((_: unknown, ctx: ExecutionContext) => {

@@ -1,3 +1,4 @@
+import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { PaginationResponse } from '../../common/http/pagination.dto';
 
 export class EmbedBadgeResponse {
@@ -186,6 +187,11 @@ export class EmbedTreeResponse {
   tenant: EmbedTenantResponse;
   root: EmbedTreeNodeResponse;
   /** levels[0] = [root]; levels[n] the nodes at depth n. */
+  // Spelt out: the OpenAPI plugin reads `T[][]` as an array of `{ required: true, … }`.
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'array', items: { $ref: getSchemaPath(EmbedTreeNodeResponse) } },
+  })
   levels: EmbedTreeNodeResponse[][];
   /** Every descendant at any depth. @example 1250 */ total_downline: number;
   /** True when some node lies deeper than max_depth. @example true */ hit_depth_cap: boolean;
