@@ -21,6 +21,12 @@ const REFUSED = refusedOn('partner');
 const ConsolePage = (summary: string, query: Record<string, SchemaObject> = {}) =>
   consolePageDocs(summary, { ...query, lang: LANG }, REFUSED);
 
+const PERIOD_DAY: SchemaObject = {
+  ...DAY,
+  description:
+    'YYYY-MM-DD (UTC), 2000-01-01 to 2100-12-31; the period spans at most 731 days (docs/console.md)',
+};
+
 const LIST_QUERY: Record<string, SchemaObject> = {
   q: {
     type: 'string',
@@ -33,11 +39,17 @@ const LIST_QUERY: Record<string, SchemaObject> = {
 
 export const ConsoleDocs = {
   overview: () =>
-    ConsolePage('The program overview: KPIs, daily charts, funnel, top partners', {
-      from: DAY,
-      to: DAY,
-      error: STRING,
-    }),
+    consolePageDocs(
+      'The program overview: KPIs, daily charts, funnel, top partners',
+      { from: PERIOD_DAY, to: PERIOD_DAY, error: STRING, lang: LANG },
+      [
+        ...REFUSED,
+        [
+          400,
+          'A period refused (not a day, outside 2000-01-01..2100-12-31, from after to, longer than 731 days): the period picker, saying why',
+        ],
+      ],
+    ),
   partners: () =>
     ConsolePage('The partners: search, sort, pages', {
       ...LIST_QUERY,

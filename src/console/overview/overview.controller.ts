@@ -24,7 +24,11 @@ export class OverviewPagesController {
       if (!(error instanceof DomainError)) throw error;
       const fallback = { from: addDays(today(), -29), to: today() };
       const detail = error.errors?.map((e) => `${e.field}: ${e.message}`).join('; ');
-      return overviewPage(ctx, undefined, fallback, { error: detail ?? error.message });
+      // The period picker again, with what was refused, as a 400 (docs/console.md).
+      return overviewPage(ctx, undefined, fallback, {
+        error: detail ?? error.message,
+        status: error.status,
+      });
     }
     return overviewPage(ctx, await this.stats.stats(ctx.tenant, period), period, {
       error: query.error,

@@ -12,7 +12,7 @@ export function overviewPage(
   ctx: ConsoleCtx,
   stats: StatsResponse | undefined,
   period: Period,
-  shown: { error?: string },
+  shown: { error?: string; status?: number },
 ): HtmlPage {
   const { t, int, money, compactMoney } = ctx.fmt;
   const base = `/org/${ctx.tenant.slug}`;

@@ -14,7 +14,7 @@ export class StatsAdminController {
 
   /**
    * The program's numbers for a period of UTC days (`from`, `to`, both inclusive; default the
-   * last 30 days, at most 731): totals, one item per day (zeros included), the funnel and the top
+   * last 30 days; days between 2000-01-01 and 2100-12-31, at most 731 of them, else 400): totals, one item per day (zeros included), the funnel and the top
    * 10 partners by commission. What the console's overview shows, read from daily rollups kept
    * as the data changes (docs/console.md). Money in the tenant's currency.
    */

@@ -2,7 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { ValidationFailedError } from '../../common/errors/domain-error';
 import { DEFAULT_CURRENCY } from '../../common/i18n/format';
 import type { TenantEntity } from '../../tenants/tenant.entity';
-import { isDay, MAX_PERIOD_DAYS, type StatsQueryDto } from './stats.dto';
+import {
+  FIRST_DAY,
+  isPeriodDay,
+  LAST_DAY,
+  MAX_PERIOD_DAYS,
+  periodDayMessage,
+  type StatsQueryDto,
+} from './stats.dto';
 import type { StatsDayResponse, StatsResponse } from './stats.response';
 import { StatsRepository } from './stats.repository';
 
@@ -18,28 +25,42 @@ export interface Period {
 /** Today's UTC day, `YYYY-MM-DD`. */
 export const today = (now = Date.now()) => new Date(now).toISOString().slice(0, 10);
 
+/** The day number of `day` (days since 1970-01-01, UTC). */
+export function dayNumber(day: string): number {
+  return Math.round(Date.parse(`${day}T00:00:00.000Z`) / DAY_MS);
+}
+
+/** The day `YYYY-MM-DD` of a day number (within FIRST_DAY..LAST_DAY it is always four-digit). */
+export function dayOf(n: number): string {
+  return new Date(n * DAY_MS).toISOString().slice(0, 10);
+}
+
 export function addDays(day: string, n: number): string {
-  return new Date(Date.parse(`${day}T00:00:00.000Z`) + n * DAY_MS).toISOString().slice(0, 10);
+  return dayOf(dayNumber(day) + n);
 }
 
 export function periodDays(p: Period): number {
-  return Math.round((Date.parse(p.to) - Date.parse(p.from)) / DAY_MS) + 1;
+  return dayNumber(p.to) - dayNumber(p.from) + 1;
 }
+
+const clamp = (day: string) => (day < FIRST_DAY ? FIRST_DAY : day > LAST_DAY ? LAST_DAY : day);
 
 /**
  * The period of `query`: both days given, or the default (the last 30 days to today, or to
- * `to`; 30 days from `from`). Refused (400) when a day is not one, `from` is after `to`, or the
- * period is longer than MAX_PERIOD_DAYS.
+ * `to`; 30 days from `from`), a default day kept within FIRST_DAY..LAST_DAY. Refused (400) when
+ * a day is not one or lies outside FIRST_DAY..LAST_DAY, `from` is after `to`, or the period is
+ * longer than MAX_PERIOD_DAYS: the DTO says the same, this also guards the console's page.
  */
 export function resolvePeriod(query: StatsQueryDto, now = Date.now()): Period {
   for (const field of ['from', 'to'] as const) {
     const value = query[field];
-    if (value !== undefined && !isDay(value)) {
-      throw new ValidationFailedError([{ field, message: 'must be a day YYYY-MM-DD' }]);
+    if (value !== undefined && !isPeriodDay(value)) {
+      throw new ValidationFailedError([{ field, message: periodDayMessage(value) }]);
     }
   }
-  const to = query.to ?? (query.from ? addDays(query.from, DEFAULT_PERIOD_DAYS - 1) : today(now));
-  const from = query.from ?? addDays(to, -(DEFAULT_PERIOD_DAYS - 1));
+  const to =
+    query.to ?? clamp(query.from ? addDays(query.from, DEFAULT_PERIOD_DAYS - 1) : today(now));
+  const from = query.from ?? clamp(addDays(to, -(DEFAULT_PERIOD_DAYS - 1)));
   if (from > to) {
     throw new ValidationFailedError([{ field: 'from', message: 'must not be after to' }]);
   }
@@ -76,7 +97,9 @@ export class StatsService {
       commission_paid_kopecks: 0,
     };
     let converted = 0;
-    for (let day = from; day <= to; day = addDays(day, 1)) {
+    // Over day numbers, not strings: at most MAX_PERIOD_DAYS turns whatever the days are.
+    for (let n = dayNumber(from), last = dayNumber(to); n <= last; n++) {
+      const day = dayOf(n);
       const d = byDay.get(day);
       series.push({
         date: day,

@@ -86,10 +86,28 @@ describe('console pages', () => {
     const one = await page(`/org/${org.slug}?from=${day}&to=${day}`, cookies.viewer);
     const apiOne = (await api(`/stats?from=${day}&to=${day}`)).body;
     expect(one.text).toContain(`data-kpi="leads" data-value="${apiOne.totals.leads}"`);
-    // A bad period is shown, not a 500.
+    // A bad period is shown, not a 500: the period picker again, as a 400.
     const bad = await page(`/org/${org.slug}?from=2026-13-01`, cookies.viewer);
-    expect(bad.status).toBe(200);
+    expect(bad.status).toBe(400);
     expect(bad.text).toContain('role="alert"');
+  });
+
+  it('the overview refuses days outside 2000-01-01..2100-12-31 and long spans with 400, at once', async () => {
+    // ?to=9999-12-31 used to loop until the process ran out of memory; 0000-01-01 answered 500.
+    for (const query of [
+      '?to=9999-12-31',
+      '?from=9999-12-31',
+      '?from=0000-01-01',
+      '?to=0000-01-01',
+      '?from=2020-01-01&to=2026-01-01',
+    ]) {
+      const started = Date.now();
+      const res = await page(`/org/${org.slug}${query}`, cookies.viewer).timeout(5_000);
+      expect({ query, status: res.status }).toEqual({ query, status: 400 });
+      expect(res.text).toContain('role="alert"');
+      expect(res.text).toMatch(/2000-01-01 and 2100-12-31|at most 731 days/);
+      expect(Date.now() - started).toBeLessThan(2_000);
+    }
   });
 
   it('speaks the tenant locale, and ?lang= for the rest of the session', async () => {

@@ -228,6 +228,45 @@ describe('console stats', () => {
     }
   });
 
+  it('refuses days outside 2000-01-01..2100-12-31 and spans over 731 days with 400, at once', async () => {
+    // 9999-12-31 used to loop for ever (the next day, +010000-01-01, sorts before it) and
+    // 0000-01-01 answered 500; each is now a quick 400.
+    for (const [query, field] of [
+      ['?to=9999-12-31', 'to'],
+      ['?from=9999-12-01&to=9999-12-31', 'from'],
+      ['?from=9999-12-31', 'from'],
+      ['?from=0000-01-01', 'from'],
+      ['?to=0000-01-01', 'to'],
+      ['?from=0000-01-01&to=0000-01-31', 'from'],
+      ['?from=1999-12-31&to=2000-01-05', 'from'],
+      ['?from=2100-12-01&to=2101-01-01', 'to'],
+      ['?from=2024-01-01&to=2026-01-02', 'from'],
+    ] as const) {
+      const started = Date.now();
+      const r = await stats(query).timeout(5_000);
+      expect({ query, status: r.status, code: r.body.code }).toEqual({
+        query,
+        status: 400,
+        code: 'validation_failed',
+      });
+      expect(r.body.errors.map((e: { field: string }) => e.field)).toContain(field);
+      expect(Date.now() - started).toBeLessThan(2_000);
+    }
+    // The edges themselves answer, a default day kept inside the range.
+    const edges = await stats('?from=2099-01-01&to=2100-12-31');
+    expect(edges.status).toBe(200);
+    expect(edges.body.series).toHaveLength(730);
+    expect(edges.body.series.at(-1).date).toBe('2100-12-31');
+    const first = await stats('?to=2000-01-10');
+    expect(first.body).toMatchObject({ from: '2000-01-01', to: '2000-01-10' });
+    const last = await stats('?from=2100-12-20');
+    expect(last.body).toMatchObject({ from: '2100-12-20', to: '2100-12-31' });
+    expect(last.body.series).toHaveLength(12);
+    const longest = await stats('?from=2024-01-01&to=2025-12-31');
+    expect(longest.status).toBe(200);
+    expect(longest.body.series).toHaveLength(731);
+  });
+
   it("is refused to another tenant's staff and without a token", async () => {
     const other = await createTenant(t);
     const stranger = await createStaffToken(t, other.slug, 'owner');
