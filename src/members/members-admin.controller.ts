@@ -28,11 +28,14 @@ export class MembersAdminController {
     return this.users.setActive(tenant.id, userId, false, actor);
   }
 
-  /** Activates a deactivated member again. */
+  /**
+   * Activates a deactivated member again. A banned member is refused with 409 `user_banned`:
+   * lift the ban with `POST …/unban` (docs/fraud.md, "Bans").
+   */
   @Post('activate')
   @HttpCode(200)
   @Admin('manager')
-  @ApiProblems(401, 403, [404, 'user_not_found'])
+  @ApiProblems(401, 403, [404, 'user_not_found'], [409, 'user_banned'])
   activate(
     @CurrentTenant() tenant: TenantEntity,
     @Param('user_id') userId: string,

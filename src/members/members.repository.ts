@@ -259,16 +259,24 @@ export class MembersRepository {
     await this.tx.manager.query(`SELECT ${lock}(hashtext('member-bans:' || $1))`, [tenantId]);
   }
 
+  /**
+   * Activates or deactivates the member; null for an unknown member, and `'banned'` when asked to
+   * activate a banned one (only lifting the ban does that, docs/fraud.md "Bans"). One statement,
+   * so a ban committed meanwhile is seen.
+   */
   async setActive(
     tenantId: string,
     memberId: string,
     isActive: boolean,
-  ): Promise<MemberEntity | null> {
-    const result = await this.repo.update(
-      { tenantId, id: memberId },
-      { isActive, updatedAt: () => 'now()' },
+  ): Promise<MemberEntity | 'banned' | null> {
+    const [rows]: [Record<string, unknown>[], number] = await this.tx.manager.query(
+      `UPDATE members SET is_active = $3, updated_at = now()
+        WHERE tenant_id = $1 AND id = $2 AND (NOT $3 OR banned_at IS NULL)
+       RETURNING *`,
+      [tenantId, memberId, isActive],
     );
-    return result.affected ? this.findById(tenantId, memberId) : null;
+    if (rows.length) return this.rows.from(rows[0]);
+    return (await this.findById(tenantId, memberId)) ? 'banned' : null;
   }
 
   /** docs/fraud.md: the member's last `client.ip`. */

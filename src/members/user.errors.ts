@@ -1,4 +1,4 @@
-import { NotFoundError, UnprocessableError } from '../common/errors/domain-error';
+import { ConflictError, NotFoundError, UnprocessableError } from '../common/errors/domain-error';
 
 export class ReferrerNotFoundError extends NotFoundError {
   constructor(serviceUserId: string) {
@@ -30,5 +30,15 @@ export class InvalidRefError extends UnprocessableError {
 export class RefExpiredError extends UnprocessableError {
   constructor() {
     super('ref_expired', "The ref's click is older than the tenant's attribution window.");
+  }
+}
+
+/** docs/fraud.md, "Bans": a banned member is activated only by lifting the ban. */
+export class UserBannedError extends ConflictError {
+  constructor(userId: string) {
+    super(
+      `The user "${userId}" is banned: lift the ban first (unban), which also activates them.`,
+      'user_banned',
+    );
   }
 }

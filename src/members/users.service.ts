@@ -19,6 +19,7 @@ import {
   ReferralCycleError,
   ReferrerNotFoundError,
   RefExpiredError,
+  UserBannedError,
   UserNotFoundError,
 } from './user.errors';
 
@@ -291,7 +292,11 @@ export class UsersService {
     return this.members.upline(tenantId, memberId, count);
   }
 
-  /** Activates or deactivates the member named by `usr_…` or `mbr_…`. */
+  /**
+   * Activates or deactivates the member named by `usr_…` or `mbr_…`. A banned member is not
+   * activated (409 `user_banned`): the ban is lifted by BansService's unban, so that the member,
+   * their links and the console agree on one state.
+   */
   async setActive(
     tenantId: string,
     ref: string,
@@ -302,6 +307,7 @@ export class UsersService {
       const found = await this.members.findByRef(tenantId, ref);
       const member = found && (await this.members.setActive(tenantId, found.id, isActive));
       if (!member) throw new UserNotFoundError(ref);
+      if (member === 'banned') throw new UserBannedError(ref);
       await this.audit.record(tenantId, actor, isActive ? 'user.activated' : 'user.deactivated', {
         type: 'user',
         id: member.id,

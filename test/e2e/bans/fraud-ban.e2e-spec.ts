@@ -3,6 +3,7 @@ import { clickRef, createLink, federation } from '../../factories/fraud.factory'
 import { createStaffToken, createTenant, TestTenant } from '../../factories/tenants.factory';
 import { upsertUser, UpsertedUser } from '../../factories/users.factory';
 import { createTestApp, TestApp } from '../../utils/create-test-app';
+import { orgCsrf, orgSignIn } from '../../utils/pages-http';
 
 /**
  * docs/fraud.md, "Banning a partner": one action deactivates, rejects every pending bonus
@@ -111,6 +112,61 @@ describe('fraud: banning a partner', () => {
     expect(res.body).toMatchObject({ banned: false, is_active: true });
     expect((await t.http().get(`/s/${link.code}`)).status).toBe(302);
     expect((await bonusesOf(partner)).map((b) => b.status)).toEqual(['rejected']);
+  });
+
+  it('activate does not undo a ban: 409 user_banned on the Admin API and the console', async () => {
+    // Issue #32: activate on a banned member made them earn again while the console still
+    // showed the ban and their links still answered 410. Only unban lifts a ban.
+    const link = await createLink(t, tenant, partner);
+    await ban(partner.memberId);
+    const state = async () =>
+      (
+        await t.db.query(
+          'SELECT is_active, banned_at IS NOT NULL AS banned FROM members WHERE tenant_id = $1 AND id = $2',
+          [tenant.orgId, partner.memberId],
+        )
+      )[0];
+    for (const who of [partner.memberId, partner.serviceUserId]) {
+      const res = await t
+        .http()
+        .post(`/admin/v1/tenants/${tenant.slug}/users/${who}/activate`)
+        .set('Authorization', `Bearer ${manager}`);
+      expect(res.status).toBe(409);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(res.body.code).toBe('user_banned');
+      expect(res.body.detail).toContain('lift the ban first');
+    }
+    // The console's form post is refused the same way, back to the partner's page with the reason.
+    const cookie = await orgSignIn(t.http, manager);
+    const csrf = await orgCsrf(t.http, cookie, tenant.slug);
+    const page = await t
+      .http()
+      .post(`/org/${tenant.slug}/partners/${partner.memberId}/activate`)
+      .set('Cookie', cookie)
+      .set('Origin', 'http://localhost:3000')
+      .type('form')
+      .send({ _csrf: csrf });
+    expect(page.status).toBe(303);
+    expect(new URL(page.headers.location, 'http://x').searchParams.get('error')).toContain(
+      'lift the ban first',
+    );
+    // One state: still banned, inactive, paid nothing, links still 410.
+    expect(await state()).toEqual({ is_active: false, banned: true });
+    expect((await t.http().get(`/s/${link.code}`)).status).toBe(410);
+    await lead('after-activate@customer.example');
+    expect(await bonusesOf(partner)).toEqual([]);
+    const audit = await t.db.query(
+      `SELECT 1 FROM audit_log WHERE tenant_id = $1 AND action = 'user.activated'`,
+      [tenant.orgId],
+    );
+    expect(audit).toEqual([]);
+    // Unban is the way back.
+    const unban = await t
+      .http()
+      .post(`/admin/v1/tenants/${tenant.slug}/users/${partner.memberId}/unban`)
+      .set('Authorization', `Bearer ${manager}`);
+    expect(unban.status).toBe(200);
+    expect(await state()).toEqual({ is_active: true, banned: false });
   });
 
   it('viewers may not ban; an unknown member is 404; a reason is required', async () => {
