@@ -31,10 +31,14 @@ export class BonusesAdminController {
     return this.bonuses.list(tenant.id, query);
   }
 
-  /** A manual bonus or (negative) adjustment, pending like any other. */
+  /**
+   * A manual bonus or (negative) adjustment, pending like any other. One that would take the
+   * tenant's money past the safe range (every sum exact below 2^53 kopecks): 422
+   * `amount_out_of_range` (docs/money.md).
+   */
   @Post()
   @Admin('manager')
-  @ApiProblems(400, 401, 403, [404, 'user_not_found'])
+  @ApiProblems(400, 401, 403, [404, 'user_not_found'], [422, 'amount_out_of_range'])
   create(
     @CurrentTenant() tenant: TenantEntity,
     @Body() dto: CreateManualBonusDto,

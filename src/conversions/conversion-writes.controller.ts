@@ -34,7 +34,9 @@ export function ConversionWrites(surface: WriteSurface) {
      * Registers an order and pays bonuses to the referrer and uplines (pending). The same
      * `external_order_id` again returns the first conversion; with other data, 409. Instead of
      * `lead_id`, `promo_code` or `signed_ref` plus `customer` name the partner: the lead is
-     * created in the same transaction and the answer adds `lead_id` (docs/fraud.md).
+     * created in the same transaction and the answer adds `lead_id` (docs/fraud.md). An amount,
+     * or bonuses, that would take the tenant's money past the safe range: 422
+     * `amount_out_of_range` (docs/money.md).
      */
     @SurfacePost(
       'register',
@@ -47,6 +49,7 @@ export function ConversionWrites(surface: WriteSurface) {
       [422, 'invalid_ref'],
       [422, 'ref_expired'],
       [422, 'self_referral'],
+      [422, 'amount_out_of_range'],
     )
     register(
       @CurrentTenant() tenant: TenantEntity,

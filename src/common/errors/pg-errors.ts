@@ -1,6 +1,9 @@
 import { DatabaseError } from 'pg';
 import { QueryFailedError } from 'typeorm';
 
+/** The CHECK of `tenant_money_budget` (docs/money.md, "The safe range"). */
+export const MONEY_BUDGET_CONSTRAINT = 'ck_tenant_money_budget';
+
 /**
  * The fallback mapping of PostgreSQL errors (docs/architecture.md, "Request pipeline"). Services
  * that promise an idempotent answer catch their own unique violations first; what reaches here is a
@@ -10,10 +13,19 @@ export function mapPgError(
   error: QueryFailedError | DatabaseError,
 ): { status: number; code: string; detail: string } | undefined {
   // TypeORM wraps the driver's error; the hot reads on the bare pool throw pg's own.
-  const code =
+  const raw =
     error instanceof QueryFailedError
-      ? (error.driverError as { code?: string } | undefined)?.code
-      : error.code;
+      ? (error.driverError as { code?: string; constraint?: string } | undefined)
+      : error;
+  const code = raw?.code;
+  if (code === '23514' && raw?.constraint === MONEY_BUDGET_CONSTRAINT) {
+    return {
+      status: 422,
+      code: 'amount_out_of_range',
+      detail:
+        "The amount would take the tenant's money beyond 2^53 - 1 kopecks, the range every sum is exact in.",
+    };
+  }
   switch (code) {
     case '23505':
       return { status: 409, code: 'conflict', detail: 'The object already exists.' };

@@ -17,6 +17,7 @@ import { ConsoleTopIndex1795760000000 } from './1795760000000-ConsoleTopIndex';
 import { ConsoleTopBound1795770000000 } from './1795770000000-ConsoleTopBound';
 import { PayoutClaims1795780000000 } from './1795780000000-PayoutClaims';
 import { MemberApprovedBonuses1795790000000 } from './1795790000000-MemberApprovedBonuses';
+import { TenantMoneyBudget1795791320000 } from './1795791320000-TenantMoneyBudget';
 
 /** Every migration in order; listed so the app, CLI and tests need no file globbing. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   ConsoleTopBound1795770000000,
   PayoutClaims1795780000000,
   MemberApprovedBonuses1795790000000,
+  TenantMoneyBudget1795791320000,
 ];
