@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { sameMailbox } from '../common/email-identity';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { isDisposableEmail } from './disposable-domains';
 import { withFraudDefaults } from '../tenants/fraud-settings';
@@ -120,10 +121,10 @@ export class FraudService {
   ): Promise<RiskSignal | undefined> {
     if (!customer.email && !customer.ip) return undefined;
     const chain = await this.repo.chainContacts(tenantId, referrerMemberId);
-    const email = customer.email?.toLowerCase();
     for (const member of chain) {
       const who = member.position === 1 ? 'the referring partner' : `upline ${member.position - 1}`;
-      if (email && member.position > 1 && member.email?.toLowerCase() === email) {
+      // The same mailbox, not the same string: +tags, Gmail dots and aliases do not hide it.
+      if (member.position > 1 && sameMailbox(customer.email, member.email)) {
         return {
           code: 'self_referral',
           detail: `The customer's email is that of ${who} (${member.serviceUserId}) in the partner's own network.`,

@@ -16,6 +16,7 @@ import type { ChangeLeadStatusDto } from './dto/lead-status.dto';
 import type { LeadCreatedResponse, LeadResponse } from './dto/lead.response';
 import { canConvert, statusesAllowingTransitionTo } from './lead-transitions';
 import type { LeadEntity, LeadSource, LeadStatus } from './lead.entity';
+import { sameMailbox } from '../common/email-identity';
 import { LeadNotFoundError, LeadTransitionError, SelfReferralError } from './lead.errors';
 import { LeadsRepository } from './leads.repository';
 
@@ -64,7 +65,8 @@ export class LeadsService {
       if (!referrer) throw new ReferrerNotFoundError(dto.referrer_user_id);
       if (dto.offer_id) await this.offers.get(tenant.id, dto.offer_id);
       const email = dto.contact.email ?? null;
-      if (email && referrer.email && email.toLowerCase() === referrer.email.toLowerCase()) {
+      // The same mailbox (docs/fraud.md, "Comparing emails"), not only the same string.
+      if (sameMailbox(email, referrer.email)) {
         throw new SelfReferralError();
       }
 

@@ -78,6 +78,38 @@ describe('fraud: risk signals', () => {
       expect(await leadReview(other, alone, { email: 'boss@ring.example' })).toBeNull();
     });
 
+    it('sees through +tags, Gmail dots and googlemail.com (issue #32)', async () => {
+      const tenant = await tenantWith();
+      const upline = await upsertUser(t, tenant.key, { email: 'ivan.petrov@gmail.com' });
+      const partner = await upsertUser(t, tenant.key, {
+        email: 'Olga.S+work@outlook.com',
+        referrer_user_id: upline.serviceUserId,
+      });
+      for (const email of [
+        'ivanpetrov+shop@gmail.com',
+        'I.van.Petrov@googlemail.com',
+        'IVANPETROV@GMAIL.COM',
+      ]) {
+        const review = await leadReview(tenant, partner, { email });
+        expect({ email, codes: codes(review) }).toEqual({ email, codes: ['self_referral'] });
+      }
+      // The referrer's own mailbox, however written, stays a refusal (422).
+      for (const email of ['olga.s@outlook.com', 'OLGA.S+promo@outlook.com']) {
+        const res = await federation(t, tenant, '/federation/v1/leads', {
+          referrer_user_id: partner.serviceUserId,
+          contact: { name: 'Me', email },
+        });
+        expect({ email, status: res.status, code: res.body.code }).toEqual({
+          email,
+          status: 422,
+          code: 'self_referral',
+        });
+      }
+      // Nearest honest cases: dots count outside Gmail; another Gmail mailbox.
+      expect(await leadReview(tenant, partner, { email: 'olgas@outlook.com' })).toBeNull();
+      expect(await leadReview(tenant, partner, { email: 'ivan.petrov1@gmail.com' })).toBeNull();
+    });
+
     it("fires on the referrer's last seen IP; silent on another address", async () => {
       const tenant = await tenantWith();
       const partner = await upsertUser(t, tenant.key, { client: { ip: '198.51.100.7' } });
