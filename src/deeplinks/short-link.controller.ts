@@ -179,6 +179,8 @@ export class ShortLinkController {
       found.tenant,
       { referrer_user_id: found.link.serviceUserId, contact },
       'referral_link',
+      null,
+      true, // anyone may post the landing page's form: no evidence for duplicate_customer
     );
     return thankYouPage(found.tenant);
   }

@@ -40,7 +40,11 @@ export class FraudRepository {
     }));
   }
 
-  /** Whether another partner of the tenant already has a lead with this contact email. */
+  /**
+   * Whether another partner of the tenant already has a lead with this contact email, counting
+   * only leads of the tenant's authenticated back end: an anonymous form post (lead-form widget,
+   * landing page) can name anyone's customer, and must not flag an honest partner.
+   */
   async emailLeadOfAnotherPartner(
     tenantId: string,
     email: string,
@@ -49,7 +53,7 @@ export class FraudRepository {
     const rows: unknown[] = await this.tx.manager.query(
       `SELECT 1 FROM leads
         WHERE tenant_id = $1 AND lower(contact_email) = lower($2) AND contact_email IS NOT NULL
-          AND referrer_member_id <> $3
+          AND referrer_member_id <> $3 AND NOT anonymous
         LIMIT 1`,
       [tenantId, email, memberId],
     );

@@ -34,6 +34,11 @@ export class LeadEntity {
   @Column({ type: 'timestamptz', name: 'clicked_at', nullable: true }) clickedAt?: Date | null;
   @Column({ type: 'jsonb', name: 'risk_signals', nullable: true })
   riskSignals?: RiskSignal[] | null;
+  /**
+   * Posted by anyone holding the partner's ref (lead-form widget, landing page form), not by the
+   * tenant's back end: no evidence for duplicate_customer (docs/fraud.md).
+   */
+  @Column({ type: 'boolean', default: false }) anonymous?: boolean;
 
   @ManyToOne(() => TenantEntity)
   @JoinColumn({ name: 'tenant_id', foreignKeyConstraintName: 'fk_leads_tenant' })

@@ -42,8 +42,9 @@ export class LeadsService {
     dto: CreateLeadDto,
     source: LeadSource,
     clickedAt: Date | null = null,
+    anonymous = source === 'lead_form',
   ): Promise<LeadCreatedResponse> {
-    return this.createLead(tenant, dto, source, clickedAt).then((lead) => ({
+    return this.createLead(tenant, dto, source, clickedAt, anonymous).then((lead) => ({
       lead_id: lead.id,
       status: lead.status,
     }));
@@ -52,12 +53,15 @@ export class LeadsService {
   /**
    * `create`, answering the lead itself (a conversion registered by promo code or ref creates its
    * lead this way, in its own transaction). `clickedAt` is the click the lead's ref carried.
+   * `anonymous`: posted by anyone holding the partner's ref (the lead-form widget, the landing
+   * page's form), not by the tenant's authenticated back end (docs/fraud.md, duplicate_customer).
    */
   createLead(
     tenant: TenantEntity,
     dto: CreateLeadDto,
     source: LeadSource,
     clickedAt: Date | null = null,
+    anonymous = source === 'lead_form',
   ): Promise<LeadEntity> {
     return this.tx.transaction(async () => {
       await this.users.holdOffBans(tenant.id);
@@ -89,6 +93,7 @@ export class LeadsService {
         clientIp: dto.client?.ip ?? null,
         clientUserAgent: dto.client?.user_agent ?? null,
         clickedAt,
+        anonymous,
       };
       const signals = await this.fraud.onLead(tenant, {
         referrerMemberId: referrer.id,

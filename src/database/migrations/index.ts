@@ -18,6 +18,7 @@ import { ConsoleTopBound1795770000000 } from './1795770000000-ConsoleTopBound';
 import { PayoutClaims1795780000000 } from './1795780000000-PayoutClaims';
 import { MemberApprovedBonuses1795790000000 } from './1795790000000-MemberApprovedBonuses';
 import { TenantMoneyBudget1795791320000 } from './1795791320000-TenantMoneyBudget';
+import { LeadsAnonymous1795791330000 } from './1795791330000-LeadsAnonymous';
 
 /** Every migration in order; listed so the app, CLI and tests need no file globbing. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   PayoutClaims1795780000000,
   MemberApprovedBonuses1795790000000,
   TenantMoneyBudget1795791320000,
+  LeadsAnonymous1795791330000,
 ];

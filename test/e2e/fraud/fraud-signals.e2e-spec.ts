@@ -165,6 +165,51 @@ describe('fraud: risk signals', () => {
     });
   });
 
+  describe('duplicate_customer and anonymous form posts (issue #32)', () => {
+    it("an anonymous lead-form or landing-page post does not flag an honest partner's lead", async () => {
+      const tenant = await tenantWith();
+      const [other, honest] = [await upsertUser(t, tenant.key), await upsertUser(t, tenant.key)];
+      const link = await createLink(t, tenant, other);
+      // Anyone holding `other`'s ref posts the customers' emails, with no credential.
+      const widget = await t
+        .http()
+        .post(`/embed/v1/data/leads?tenant=${tenant.slug}`)
+        .set('Origin', tenant.body.allowed_origins[0])
+        .send({ ref: link.signed_ref, contact: { name: 'V', email: 'olga@customer.example' } });
+      expect(widget.status).toBe(200);
+      const landing = await t
+        .http()
+        .post(`/s/${link.code}/lead`)
+        .type('form')
+        .send('name=V&email=pavel%40customer.example');
+      expect(landing.status).toBe(200);
+      const anonymous = await t.db.query(
+        `SELECT source, anonymous FROM leads WHERE tenant_id = $1 ORDER BY created_at`,
+        [tenant.orgId],
+      );
+      expect(anonymous).toEqual([
+        { source: 'lead_form', anonymous: true },
+        { source: 'referral_link', anonymous: true },
+      ]);
+      // The honest partner's authenticated leads for those customers stay unflagged.
+      expect(await leadReview(tenant, honest, { email: 'olga@customer.example' })).toBeNull();
+      expect(await leadReview(tenant, honest, { email: 'Pavel@customer.example' })).toBeNull();
+      // The other way round still fires: an anonymous post naming an authenticated lead's
+      // customer holds back the posting partner's bonus.
+      const late = await t
+        .http()
+        .post(`/embed/v1/data/leads?tenant=${tenant.slug}`)
+        .set('Origin', tenant.body.allowed_origins[0])
+        .send({ ref: link.signed_ref, contact: { name: 'V', email: 'OLGA@customer.example' } });
+      expect(late.status).toBe(200);
+      const [bonus] = await t.db.query(
+        `SELECT review FROM bonuses WHERE tenant_id = $1 AND source_type = 'lead' AND source_id = $2`,
+        [tenant.orgId, late.body.lead_id],
+      );
+      expect(codes(bonus.review)).toEqual(['duplicate_customer']);
+    });
+  });
+
   describe('ip_burst', () => {
     it('fires past leads_per_hour from one IP for one partner; silent under it, and for another partner', async () => {
       const tenant = await tenantWith({ ip_burst: { leads_per_hour: 3 } });
