@@ -15,8 +15,17 @@ import { LeadStatusWrites } from './lead-status-writes.controller';
 @RateLimit('federation')
 @Idempotent()
 export class LeadsController extends LeadStatusWrites(FEDERATION) {
-  /** Registers a lead for a referrer; emits lead.created (and bonus.pending with a lead bonus). */
-  @FederationPost('', [404, 'referrer_not_found'], [404, 'offer_not_found'], [422, 'self_referral'])
+  /**
+   * Registers a lead for a referrer; emits lead.created (and bonus.pending with a lead bonus). A
+   * lead bonus that would take the tenant's money past the safe range: 422 `amount_out_of_range`.
+   */
+  @FederationPost(
+    '',
+    [404, 'referrer_not_found'],
+    [404, 'offer_not_found'],
+    [422, 'self_referral'],
+    [422, 'amount_out_of_range'],
+  )
   create(
     @CurrentTenant() tenant: TenantEntity,
     @Body() dto: CreateLeadDto,
