@@ -187,22 +187,31 @@ describe('money: registering conversions', () => {
         s.share(top, 2_469, 'upline_2'),
       ]);
       const amount = Number.MAX_SAFE_INTEGER;
-      const big = await registerConversion(s.t, s.tenant.key, {
-        lead_id: leadId,
-        amount_kopecks: amount,
-        external_order_id: 'big',
-      });
+      const big = await s.t
+        .http()
+        .post('/federation/v1/conversions/preview')
+        .set('X-Service-Tenant-Key', s.tenant.key)
+        .send({ lead_id: leadId, amount_kopecks: amount, currency: 'RUB' });
+      expect(big.status).toBe(200);
       const exact = (bp: bigint) => Number((BigInt(amount) * bp) / 10000n);
-      expect(big.cascaded_bonuses.map((b) => b.amount_kopecks)).toEqual([
-        exact(1000n),
-        exact(300n),
-        exact(200n),
-      ]);
-      const [{ stored }] = await s.t.db.query(
-        `SELECT amount_kopecks::text AS stored FROM conversions WHERE tenant_id = $1 AND id = $2`,
-        [s.tenant.orgId, big.conversion_id],
-      );
-      expect(stored).toBe(String(amount));
+      expect(
+        big.body.cascaded_bonuses.map((b: { amount_kopecks: number }) => b.amount_kopecks),
+      ).toEqual([exact(1000n), exact(300n), exact(200n)]);
+      // Registered, it would take the tenant's revenue past 2^53 - 1 (docs/money.md, "The safe
+      // range"): refused, nothing stored. test/e2e/bonuses/money-safe-range.e2e-spec.ts registers it
+      // on a tenant of its own.
+      const refused = await s.t
+        .http()
+        .post('/federation/v1/conversions/register')
+        .set('X-Service-Tenant-Key', s.tenant.key)
+        .send({
+          lead_id: leadId,
+          amount_kopecks: amount,
+          currency: 'RUB',
+          external_order_id: 'big',
+        });
+      expect(refused.status).toBe(422);
+      expect(refused.body.code).toBe('amount_out_of_range');
     });
 
     it('a deactivated upline gets nothing and the next tier is unchanged; activation restores it', async () => {
