@@ -183,17 +183,19 @@ describe('fraud: risk signals', () => {
         .type('form')
         .send('name=V&email=pavel%40customer.example');
       expect(landing.status).toBe(200);
-      const anonymous = await t.db.query(
-        `SELECT source, anonymous FROM leads WHERE tenant_id = $1 ORDER BY created_at`,
-        [tenant.orgId],
-      );
-      expect(anonymous).toEqual([
-        { source: 'lead_form', anonymous: true },
-        { source: 'referral_link', anonymous: true },
-      ]);
       // The honest partner's authenticated leads for those customers stay unflagged.
       expect(await leadReview(tenant, honest, { email: 'olga@customer.example' })).toBeNull();
       expect(await leadReview(tenant, honest, { email: 'Pavel@customer.example' })).toBeNull();
+      const anonymous = await t.db.query(
+        `SELECT source, anonymous FROM leads WHERE tenant_id = $1 ORDER BY source, anonymous`,
+        [tenant.orgId],
+      );
+      expect(anonymous).toEqual([
+        { source: 'federation', anonymous: false },
+        { source: 'federation', anonymous: false },
+        { source: 'lead_form', anonymous: true },
+        { source: 'referral_link', anonymous: true },
+      ]);
       // The other way round still fires: an anonymous post naming an authenticated lead's
       // customer holds back the posting partner's bonus.
       const late = await t
