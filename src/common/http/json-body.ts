@@ -83,7 +83,7 @@ export function jsonBodyMiddlewares() {
       const known = PARSER_ERRORS[typeof type === 'string' ? type : ''];
       if (known) return next(new DomainError(known.status, known.code, known.detail));
       // Anything else the parser refuses is the client's body too, never a 500: above all a
-      // `Content-Encoding` (gzip, deflate, br) whose bytes do not decompress.
+      // `Content-Encoding` (gzip, deflate, br, zstd) whose bytes do not decompress.
       if (typeof status === 'number' && status >= 400 && status < 500) {
         return next(new DomainError(400, 'invalid_json', UNREADABLE_BODY));
       }

@@ -296,8 +296,9 @@ describe('hostile input', () => {
       ['gzip', 400, 'invalid_json'],
       ['deflate', 400, 'invalid_json'],
       ['br', 400, 'invalid_json'],
+      // Node 24's zlib decodes zstd, and body-parser with it (Node 20 answered 415).
+      ['zstd', 400, 'invalid_json'],
       ['compress', 415, 'unsupported_media_type'],
-      ['zstd', 415, 'unsupported_media_type'],
     ])(
       'answers Content-Encoding %s on a body that is not so encoded with %i',
       async (encoding, status, code) => {
