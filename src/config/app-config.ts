@@ -27,6 +27,12 @@ export class AppConfig {
   readonly databaseSharded!: boolean;
   /** TypeORM's pool size per process. */
   readonly databasePoolSize!: number;
+  /** How long a query waits for a pool connection before it fails (503 unavailable). */
+  readonly databaseConnectTimeoutMs!: number;
+  /** The pool sessions' statement_timeout (0: none); imports and payout runs set a longer one. */
+  readonly databaseStatementTimeoutMs!: number;
+  /** Member imports at once in this process, and of one tenant in it (docs/import-export.md). */
+  readonly imports!: { readonly concurrency: number; readonly tenantConcurrency: number };
   /** Idle keep-alive time of HTTP connections; headers must arrive within it plus a second. */
   readonly httpKeepAliveTimeoutMs!: number;
   readonly redisUrl!: string;

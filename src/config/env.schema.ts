@@ -59,6 +59,26 @@ export class EnvironmentVariables {
   /** Connections each process keeps to PostgreSQL at most (TypeORM's pool). */
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1000) DATABASE_POOL_SIZE?: number;
 
+  /** How long a query waits for a pool connection (or a new one) before `503 unavailable`. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  DATABASE_CONNECT_TIMEOUT_MS?: number;
+
+  /** PostgreSQL's statement_timeout for the pool's sessions (0: none); long jobs set their own. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(3_600_000)
+  DATABASE_STATEMENT_TIMEOUT_MS?: number;
+
+  /** Member imports running at once in one process, and of one tenant in one process. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(999) IMPORT_CONCURRENCY?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(999) IMPORT_TENANT_CONCURRENCY?: number;
+
   @IsOptional()
   @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' })
   REDIS_URL?: string;

@@ -14,6 +14,11 @@ import {
 } from '../redis/redis-target';
 import { parseTrustProxy } from './trust-proxy';
 
+/** DATABASE_POOL_SIZE's default (src/database/data-source.ts says the same). */
+const DEFAULT_POOL_SIZE = 10;
+/** Imports at once per process unless IMPORT_CONCURRENCY says otherwise (below the pool size). */
+export const DEFAULT_IMPORT_CONCURRENCY = 4;
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -68,6 +73,7 @@ export function loadConfig(
   );
   if (raw.WEBHOOK_CA_FILE) problems.push(...caFileProblems(raw.WEBHOOK_CA_FILE));
   problems.push(...redisProblems(raw));
+  problems.push(...importProblems(raw));
   if (problems.length) throw new ConfigError(problems);
 
   const isProduction = raw.NODE_ENV === 'production';
@@ -95,7 +101,13 @@ export function loadConfig(
     migrationsDatabaseUrl: raw.MIGRATIONS_DATABASE_URL ?? databaseUrl,
     databaseReplicaUrl: raw.DATABASE_REPLICA_URL,
     databaseSharded: raw.DATABASE_SHARDED === 'true',
-    databasePoolSize: raw.DATABASE_POOL_SIZE ?? 10,
+    databasePoolSize: raw.DATABASE_POOL_SIZE ?? DEFAULT_POOL_SIZE,
+    databaseConnectTimeoutMs: raw.DATABASE_CONNECT_TIMEOUT_MS ?? 10_000,
+    databaseStatementTimeoutMs: raw.DATABASE_STATEMENT_TIMEOUT_MS ?? 30_000,
+    imports: {
+      concurrency: importConcurrency(raw),
+      tenantConcurrency: raw.IMPORT_TENANT_CONCURRENCY ?? Math.min(2, importConcurrency(raw)),
+    },
     httpKeepAliveTimeoutMs: raw.HTTP_KEEP_ALIVE_TIMEOUT_MS ?? 65_000,
     redisUrl,
     redis,
@@ -171,6 +183,39 @@ function redisProblems(raw: EnvironmentVariables): string[] {
     problems.push('REDIS_SENTINELS and REDIS_CLUSTER_NODES exclude each other; set one');
   if (raw.REDIS_SENTINELS && !raw.REDIS_SENTINEL_NAME)
     problems.push("REDIS_SENTINEL_NAME is required with REDIS_SENTINELS (the primary's name)");
+  return problems;
+}
+
+/**
+ * Each running import holds one pool connection from its upload to its end: at most
+ * DEFAULT_IMPORT_CONCURRENCY by default, and never the whole pool, so other requests always get one.
+ */
+function importConcurrency(raw: EnvironmentVariables): number {
+  return (
+    raw.IMPORT_CONCURRENCY ??
+    Math.max(
+      1,
+      Math.min(DEFAULT_IMPORT_CONCURRENCY, (raw.DATABASE_POOL_SIZE ?? DEFAULT_POOL_SIZE) - 1),
+    )
+  );
+}
+
+function importProblems(raw: EnvironmentVariables): string[] {
+  const problems: string[] = [];
+  const pool = raw.DATABASE_POOL_SIZE ?? DEFAULT_POOL_SIZE;
+  if (raw.IMPORT_CONCURRENCY !== undefined && raw.IMPORT_CONCURRENCY >= pool)
+    problems.push(
+      `IMPORT_CONCURRENCY (${raw.IMPORT_CONCURRENCY}) must be below DATABASE_POOL_SIZE (${pool}): each import holds a connection, and the rest of the service needs at least one`,
+    );
+  if (
+    raw.IMPORT_TENANT_CONCURRENCY !== undefined &&
+    raw.IMPORT_TENANT_CONCURRENCY > importConcurrency(raw)
+  )
+    problems.push(
+      `IMPORT_TENANT_CONCURRENCY (${raw.IMPORT_TENANT_CONCURRENCY}) must not exceed IMPORT_CONCURRENCY (${importConcurrency(raw)})`,
+    );
+  if (pool < 2 && raw.IMPORT_CONCURRENCY === undefined)
+    problems.push('DATABASE_POOL_SIZE must be at least 2 (an import holds one connection)');
   return problems;
 }
 

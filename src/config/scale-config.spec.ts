@@ -57,6 +57,68 @@ describe('scale configuration (docs/operations.md)', () => {
     expect(problems({ [name]: value }).some((p) => p.startsWith(name))).toBe(true);
   });
 
+  describe('pool timeouts and imports at once (issue #32)', () => {
+    it('defaults: 10 s to get a connection, 30 s statement timeout, 4 imports, 2 of a tenant', () => {
+      const config = loadConfig(SECRETS, options);
+      expect(config).toMatchObject({
+        databaseConnectTimeoutMs: 10_000,
+        databaseStatementTimeoutMs: 30_000,
+        imports: { concurrency: 4, tenantConcurrency: 2 },
+      });
+    });
+
+    it('reads each variable; 0 turns the statement timeout off', () => {
+      const config = loadConfig(
+        {
+          ...SECRETS,
+          DATABASE_POOL_SIZE: '20',
+          DATABASE_CONNECT_TIMEOUT_MS: '2500',
+          DATABASE_STATEMENT_TIMEOUT_MS: '0',
+          IMPORT_CONCURRENCY: '12',
+          IMPORT_TENANT_CONCURRENCY: '3',
+        },
+        options,
+      );
+      expect(config).toMatchObject({
+        databaseConnectTimeoutMs: 2500,
+        databaseStatementTimeoutMs: 0,
+        imports: { concurrency: 12, tenantConcurrency: 3 },
+      });
+    });
+
+    it('the default import limits stay below a small pool', () => {
+      expect(loadConfig({ ...SECRETS, DATABASE_POOL_SIZE: '3' }, options).imports).toEqual({
+        concurrency: 2,
+        tenantConcurrency: 2,
+      });
+      expect(loadConfig({ ...SECRETS, DATABASE_POOL_SIZE: '2' }, options).imports).toEqual({
+        concurrency: 1,
+        tenantConcurrency: 1,
+      });
+    });
+
+    it.each([
+      [
+        { IMPORT_CONCURRENCY: '10' },
+        'IMPORT_CONCURRENCY (10) must be below DATABASE_POOL_SIZE (10)',
+      ],
+      [
+        { DATABASE_POOL_SIZE: '4', IMPORT_CONCURRENCY: '4' },
+        'IMPORT_CONCURRENCY (4) must be below',
+      ],
+      [
+        { IMPORT_TENANT_CONCURRENCY: '5' },
+        'IMPORT_TENANT_CONCURRENCY (5) must not exceed IMPORT_CONCURRENCY (4)',
+      ],
+      [{ DATABASE_POOL_SIZE: '1' }, 'DATABASE_POOL_SIZE must be at least 2'],
+      [{ DATABASE_CONNECT_TIMEOUT_MS: '50' }, 'DATABASE_CONNECT_TIMEOUT_MS'],
+      [{ DATABASE_STATEMENT_TIMEOUT_MS: '-1' }, 'DATABASE_STATEMENT_TIMEOUT_MS'],
+      [{ IMPORT_CONCURRENCY: '0' }, 'IMPORT_CONCURRENCY'],
+    ])('%j is refused: %s', (env, message) => {
+      expect(problems(env).some((p) => p.startsWith(message))).toBe(true);
+    });
+  });
+
   describe('Redis: one server, Sentinel or Cluster; hash-tagged queue keys', () => {
     it('defaults to REDIS_URL with the prefix as given, rate limits under the same name', () => {
       const config = loadConfig({ ...SECRETS, QUEUE_PREFIX: 'app' }, options);

@@ -5,22 +5,35 @@ import { StringDecoder } from 'node:string_decoder';
 import type { DataSource } from 'typeorm';
 import { CsvLines, type CsvSpec } from '../common/csv/csv';
 import { checkOut } from './checkout';
+import { LONG_STATEMENT_TIMEOUT } from './timeouts';
 
 /**
  * `COPY … TO STDOUT` streamed from a pooled connection of its own (never the whole result in
- * memory; one snapshot, so the file is consistent). The connection goes back to the pool when
+ * memory; one snapshot, so the file is consistent), under LONG_STATEMENT_TIMEOUT. The connection goes back to the pool when
  * the stream ends; a failed copy, or one whose reader went away (the stream destroyed before its
  * end), discards it, since it is still mid-COPY.
  */
 export async function copyOut(dataSource: DataSource, sql: string): Promise<Readable> {
   const pool = (dataSource.driver as unknown as { master: Pool }).master;
   const client = await checkOut(pool);
+  // A big export to a slow reader is one long statement: its own timeout, in its transaction.
+  try {
+    await client.query('BEGIN');
+    await client.query(`SET LOCAL statement_timeout = '${LONG_STATEMENT_TIMEOUT}'`);
+  } catch (error) {
+    client.release(true);
+    throw error;
+  }
   const stream = client.query(copyTo(sql));
   let released = false;
   const release = (error?: Error) => {
     if (released) return;
     released = true;
-    client.release(error ?? false);
+    if (error) return client.release(error);
+    client.query('COMMIT').then(
+      () => client.release(),
+      (resetError: Error) => client.release(resetError),
+    );
   };
   stream.on('end', () => release());
   stream.on('error', (error: Error) => release(error));

@@ -11,7 +11,11 @@ import { TransactionHost } from './transaction-host';
     TypeOrmModule.forRootAsync({
       inject: [AppConfig],
       useFactory: (config: AppConfig) =>
-        dataSourceOptions(config.databaseUrl, config.databasePoolSize),
+        dataSourceOptions(config.databaseUrl, {
+          size: config.databasePoolSize,
+          connectTimeoutMs: config.databaseConnectTimeoutMs,
+          statementTimeoutMs: config.databaseStatementTimeoutMs,
+        }),
     }),
   ],
   providers: [TransactionHost, ReplicaReads],

@@ -68,6 +68,9 @@ export class ReplicaReads implements OnApplicationBootstrap, OnApplicationShutdo
         max: this.config.databasePoolSize,
         application_name: 'referral-service:replica',
         connectionTimeoutMillis: REPLICA_CONNECT_TIMEOUT_MS,
+        ...(this.config.databaseStatementTimeoutMs
+          ? { statement_timeout: this.config.databaseStatementTimeoutMs }
+          : {}),
       },
     })
       .initialize()

@@ -6,13 +6,13 @@ import type { ImportError } from './import-rows';
 /**
  * How often worker processes look for imports whose owner is gone (sweepAbandoned). The owner of
  * a running import holds a session advisory lock on it (class IMPORT_LOCK_CLASS, key
- * hashtext(import id)) on a connection of its own, from before the import row exists until its
+ * hashtext(import id)) on the import's connection, from before the import row exists until its
  * final status is written; PostgreSQL drops the lock the moment that connection ends, so a
  * process that was killed, crashed or lost its database leaves a `running` row whose lock is free.
  */
 export const IMPORT_SWEEP_MS = 60_000;
 const IMPORT_LOCK_CLASS = 21;
-const INTERRUPTED: ImportError = {
+export const INTERRUPTED: ImportError = {
   line: 0,
   code: 'import_interrupted',
   message:
@@ -21,48 +21,27 @@ const INTERRUPTED: ImportError = {
 
 /**
  * Who runs which import: the owner locks of this process's imports, and the sweep that fails
- * the imports whose owner is gone (ImportsService runs both).
+ * the imports whose owner is gone (ImportsService runs both). The owner lock is taken on the
+ * import's own connection, the one its statements and its transaction run on (one connection per
+ * import, from its upload to its final status: it never waits for a second one while holding it).
  */
 export class ImportOwners {
-  /** The connections holding this process's imports' owner locks, by import id. */
-  private readonly held = new Map<string, PoolClient>();
-
   constructor(
     private readonly pool: () => Pool,
     private readonly logger: Logger,
   ) {}
 
-  /** Takes the owner lock of a new import on a connection kept until disown(). */
-  async own(importId: string): Promise<void> {
-    // A lost connection is a lost lock: the import may then be swept (failed) by any process.
-    const client = await checkOut(this.pool(), (error) =>
-      this.logger.warn({ err: error, importId }, 'import owner connection lost'),
-    );
-    try {
-      await client.query(`SELECT pg_advisory_lock($1, hashtext($2))`, [
-        IMPORT_LOCK_CLASS,
-        importId,
-      ]);
-    } catch (error) {
-      client.release(true);
-      throw error;
-    }
-    this.held.set(importId, client);
+  /** Takes the owner lock of a new import on its connection, kept until disown() or its end. */
+  async own(client: PoolClient, importId: string): Promise<void> {
+    await client.query(`SELECT pg_advisory_lock($1, hashtext($2))`, [IMPORT_LOCK_CLASS, importId]);
   }
 
-  async disown(importId: string): Promise<void> {
-    const client = this.held.get(importId);
-    if (!client) return;
-    this.held.delete(importId);
-    try {
-      await client.query(`SELECT pg_advisory_unlock($1, hashtext($2))`, [
-        IMPORT_LOCK_CLASS,
-        importId,
-      ]);
-      client.release();
-    } catch {
-      client.release(true); // the lock goes with the connection
-    }
+  /** Gives the lock up; a connection that fails here is discarded by the caller (the lock with it). */
+  async disown(client: PoolClient, importId: string): Promise<void> {
+    await client.query(`SELECT pg_advisory_unlock($1, hashtext($2))`, [
+      IMPORT_LOCK_CLASS,
+      importId,
+    ]);
   }
 
   /**

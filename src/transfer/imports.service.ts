@@ -1,5 +1,11 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import type { Pool } from 'pg';
+import {
+  BeforeApplicationShutdown,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
+import { Client, type ClientConfig, type Pool, type PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -9,12 +15,15 @@ import { newUlid } from '../common/ids';
 import { AuditService } from '../audit/audit.service';
 import { AppConfig } from '../config/app-config';
 import { checkOut } from '../database/checkout';
+import { LONG_STATEMENT_TIMEOUT } from '../database/timeouts';
 import {
+  type ApplyCounts,
   type ApplyPhase,
   LostInsertRace,
   MemberImportService,
 } from '../members/member-import.service';
-import { IMPORT_SWEEP_MS, ImportOwners } from './import-owners';
+import { IMPORT_SWEEP_MS, ImportOwners, INTERRUPTED } from './import-owners';
+import { ImportSlots } from './import-slots';
 import {
   csvToStaging,
   ndjsonToStaging,
@@ -27,6 +36,7 @@ import {
 import {
   ImportNotFoundError,
   ImportPayloadTooLargeError,
+  ImportsStoppingError,
   UnknownImportColumnsError,
 } from './transfer.errors';
 import type { ImportStatusResponse } from './dto/import.response';
@@ -62,17 +72,98 @@ function byteLimit(max: number, onBytes: (n: number) => void): Transform {
   });
 }
 
+/** How long shutdown waits for stopped imports to write their status before it drops them. */
+const ABORT_WAIT_MS = 3_000;
+const PHASES = ['staging', 'checking', 'tree', 'writing', 'done'];
+
+/** Raised inside an import stopped by shutdown (its body destroyed, its statement cancelled). */
+class ImportInterrupted extends Error {
+  constructor() {
+    super('the import was stopped: the service is shutting down');
+  }
+}
+
+/**
+ * One running import: its one pool connection (owner lock, staging, transaction and final status
+ * all run on it), its body while it is read, and how shutdown stops it.
+ */
+class RunningImport {
+  aborted = false;
+  body?: Readable;
+  private releaseConnection?: (destroy?: boolean) => void;
+  readonly done: Promise<void>;
+  private markDone!: () => void;
+
+  constructor(
+    readonly tenantId: string,
+    readonly importId: string,
+    readonly client: PoolClient,
+    private readonly releaseSlot: () => void,
+  ) {
+    this.done = new Promise((resolve) => (this.markDone = resolve));
+    this.releaseConnection = (destroy) => client.release(destroy);
+  }
+
+  /** The connection for the apply: each statement refused once the import is stopped. */
+  get guarded(): PoolClient {
+    return new Proxy(this.client, {
+      get: (target, key) => {
+        if (key === 'query')
+          return (...args: unknown[]): unknown =>
+            this.aborted
+              ? Promise.reject(new ImportInterrupted())
+              : Reflect.apply(target.query, target, args);
+        const value: unknown = Reflect.get(target, key);
+        return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+      },
+    });
+  }
+
+  check(): void {
+    if (this.aborted) throw new ImportInterrupted();
+  }
+
+  /** Gives the connection back (destroyed when it may be mid-statement) and the slot; once. */
+  end(destroy = false): void {
+    const release = this.releaseConnection;
+    if (!release) return;
+    this.releaseConnection = undefined;
+    release(destroy);
+    this.releaseSlot();
+  }
+
+  /** The import has done all it will do (shutdown waits for this). */
+  settle(): void {
+    this.end(true);
+    this.markDone();
+  }
+
+  get ended(): boolean {
+    return this.releaseConnection === undefined;
+  }
+}
+
 /**
  * Member imports (docs/import-export.md): the file is streamed through a parser into an unlogged
  * staging table with COPY (never held in memory), then validated and applied set-wise in one
  * transaction by the members' bulk writer (members/member-import.service.ts). The HTTP route answers 202 once the body is staged and the
  * apply runs on in this process; the CLI waits for it.
+ *
+ * Each import holds exactly one pool connection, from before its body is read to its final
+ * status, and never asks for another while it holds it (its phase reports are fire-and-forget),
+ * and at most IMPORT_CONCURRENCY run at once (IMPORT_TENANT_CONCURRENCY of one tenant): imports
+ * can never take the whole pool, nor wait on each other for it. Shutdown stops them.
  */
 @Injectable()
-export class ImportsService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ImportsService
+  implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown
+{
   private readonly logger = new Logger(ImportsService.name);
   private readonly running = new Set<Promise<unknown>>();
+  private readonly active = new Map<string, RunningImport>();
   private readonly owners = new ImportOwners(() => this.pool, this.logger);
+  private readonly slots: ImportSlots;
+  private stopping = false;
   private sweepTimer?: NodeJS.Timeout;
 
   constructor(
@@ -80,7 +171,9 @@ export class ImportsService implements OnApplicationBootstrap, OnApplicationShut
     private readonly audit: AuditService,
     private readonly config: AppConfig,
     private readonly members: MemberImportService,
-  ) {}
+  ) {
+    this.slots = new ImportSlots(config.imports.concurrency, config.imports.tenantConcurrency);
+  }
 
   /** Worker processes sweep abandoned imports every IMPORT_SWEEP_MS (the CLI and API-only do not). */
   onApplicationBootstrap(): void {
@@ -105,8 +198,9 @@ export class ImportsService implements OnApplicationBootstrap, OnApplicationShut
   }
 
   /**
-   * Reads the whole body into a new import's staging table. An unknown column: 400, and neither
-   * the import nor its staging table is kept. Answers the import id, its status `running`.
+   * Reads the whole body into a new import's staging table. Beyond the concurrency limits: 429
+   * too_many_imports before anything is read. An unknown column: 400, and neither the import nor
+   * its staging table is kept. Answers the import id, its status `running`.
    */
   async stage(
     tenantId: string,
@@ -115,22 +209,25 @@ export class ImportsService implements OnApplicationBootstrap, OnApplicationShut
     actor: Actor | { type: 'system'; name: string },
     onProgress: (progress: ImportProgress) => void = () => undefined,
   ): Promise<{ importId: string; checker: RowChecker }> {
+    if (this.stopping) throw new ImportsStoppingError();
+    const releaseSlot = this.slots.take(tenantId);
     const importId = `imp_${newUlid()}`;
     const staging = stagingTable(importId);
-    // The owner lock first: a sweep never sees this import without it (sweepAbandoned).
-    await this.owners.own(importId);
-    await this.pool
-      .query(
-        `INSERT INTO imports (tenant_id, id, status, format, actor_type, actor_name)
-       VALUES ($1, $2, 'running', $3, $4, $5)`,
-        [tenantId, importId, format, actor.type, actor.name],
-      )
-      .catch(async (error: unknown) => {
-        await this.owners.disown(importId);
-        throw error;
-      });
+    let job: RunningImport;
+    try {
+      // A lost connection is a lost owner lock: the import may then be swept (failed) by any process.
+      const client = await checkOut(this.pool, (error) =>
+        this.logger.warn({ err: error, importId }, 'import connection lost'),
+      );
+      job = new RunningImport(tenantId, importId, client, releaseSlot);
+    } catch (error) {
+      releaseSlot();
+      throw error;
+    }
+    this.active.set(importId, job);
+    job.body = body;
+    const { client } = job;
     const checker = new RowChecker(MAX_IMPORT_ERRORS);
-    const client = await checkOut(this.pool);
     let lastReport = 0;
     const progress = () => {
       const now = Date.now();
@@ -138,53 +235,75 @@ export class ImportsService implements OnApplicationBootstrap, OnApplicationShut
       lastReport = now;
       const rows = checker.stats.rows;
       onProgress({ phase: 'staging', rowsTotal: rows, rowsDone: rows, bytes: checker.stats.bytes });
-      void this.pool
-        .query(
-          `UPDATE imports SET rows_total = greatest(rows_total, $3), updated_at = now()
-            WHERE tenant_id = $1 AND id = $2 AND phase = 'staging'`,
-          [tenantId, importId, rows],
-        )
-        .catch(() => undefined);
     };
     try {
+      job.check();
+      // The import's statements may rightly run for minutes (a million rows): its own timeout.
+      // And its backend checks every second that this process is still there, even in the middle
+      // of a statement or a lock wait (PostgreSQL 14+): a killed process's import ends at once,
+      // and with it its owner lock, for the sweep.
+      await client.query(
+        `SELECT set_config('statement_timeout', $1, false),
+                (SELECT set_config(name, '1000', false) FROM pg_settings
+                  WHERE name = 'client_connection_check_interval')`,
+        [LONG_STATEMENT_TIMEOUT],
+      );
+      // The owner lock first: a sweep never sees this import without it (sweepAbandoned).
+      await this.owners.own(client, importId);
+      await client.query(
+        `INSERT INTO imports (tenant_id, id, status, format, actor_type, actor_name)
+         VALUES ($1, $2, 'running', $3, $4, $5)`,
+        [tenantId, importId, format, actor.type, actor.name],
+      );
       await client.query(
         `CREATE UNLOGGED TABLE ${staging} (line integer NOT NULL, member_id text NOT NULL,
            service_user_id text NOT NULL, external_id text NOT NULL, full_name text, email text,
            role text, referrer_external_id text, joined_at timestamptz)`,
       );
+      job.check();
       const copy = client.query(
         copyFrom(`COPY ${staging} (${STAGING_COLUMNS.join(', ')}) FROM STDIN`),
       );
       const parse = format === 'csv' ? csvToStaging(checker) : ndjsonToStaging(checker);
       await pipeline(body, byteLimit(MAX_IMPORT_BYTES, progress), parse, copy);
+      job.body = undefined;
+      await client.query(
+        `UPDATE imports SET rows_total = $3, phase = 'checking', updated_at = now()
+          WHERE tenant_id = $1 AND id = $2`,
+        [tenantId, importId, checker.stats.rows],
+      );
     } catch (error) {
-      client.release(true); // the connection may be mid-COPY: not reused
-      await this.discard(tenantId, importId).finally(() => this.owners.disown(importId));
+      // The connection may be mid-COPY: discarded, and the owner lock with it. Then, holding no
+      // connection, the import is forgotten (or, failing that, swept later).
+      job.body = undefined;
+      this.active.delete(importId);
+      job.end(true);
+      await this.discard(tenantId, importId)
+        .catch((discardError: unknown) =>
+          this.logger.warn({ err: discardError, importId }, 'could not discard a failed upload'),
+        )
+        .finally(() => job.settle());
+      if (job.aborted) throw new ImportsStoppingError();
       if (error instanceof UnknownColumnsError) throw new UnknownImportColumnsError(error.columns);
       throw error;
     }
-    client.release();
-    await this.pool.query(
-      `UPDATE imports SET rows_total = $3, phase = 'checking', updated_at = now()
-        WHERE tenant_id = $1 AND id = $2`,
-      [tenantId, importId, checker.stats.rows],
-    );
     return { importId, checker };
   }
 
-  /** Runs the apply in the background (the HTTP route); shutdown waits for it. */
+  /** Runs the apply in the background (the HTTP route); shutdown stops it (beforeApplicationShutdown). */
   applyInBackground(tenantId: string, importId: string, checker: RowChecker, actor: Actor): void {
-    const job = this.apply(tenantId, importId, checker, actor).catch((error: unknown) =>
-      this.logger.error({ err: error, importId }, 'import failed unexpectedly'),
-    );
+    const job = this.apply(tenantId, importId, checker, actor).catch((error: unknown) => {
+      if (error instanceof ImportsStoppingError) return; // failed: import_interrupted
+      this.logger.error({ err: error, importId }, 'import failed unexpectedly');
+    });
     this.running.add(job);
     void job.finally(() => this.running.delete(job));
   }
 
   /**
-   * Validates and applies a staged import in one transaction; with any error nothing is written
-   * and the import ends `failed`. A lost race with a concurrent upsert inserting one of the file's
-   * external ids is run again (the winner is then an existing member).
+   * Validates and applies a staged import in one transaction on its connection; with any error
+   * nothing is written and the import ends `failed`. A lost race with a concurrent upsert
+   * inserting one of the file's external ids is run again (the winner is then an existing member).
    */
   async apply(
     tenantId: string,
@@ -193,25 +312,27 @@ export class ImportsService implements OnApplicationBootstrap, OnApplicationShut
     actor: Actor | { type: 'system'; name: string },
     onPhase: (phase: ApplyPhase) => void = () => undefined,
   ): Promise<ImportStatusResponse> {
+    const job = this.active.get(importId);
+    if (!job || job.tenantId !== tenantId) throw new Error(`import ${importId} is not staged here`);
     const staging = stagingTable(importId);
     const rows = checker.stats.rows;
+    const { client } = job;
+    let outcome: { ok: true; counts: ApplyCounts } | { ok: false } | undefined;
     try {
       for (let attempt = 1; ; attempt++) {
-        const client = await checkOut(this.pool);
         let result;
         try {
+          job.check();
           await client.query('BEGIN');
           result = await this.members.applyStaged(
-            client,
+            job.guarded,
             tenantId,
             staging,
             MAX_IMPORT_ERRORS,
             async (phase) => {
+              job.check();
               onPhase(phase);
-              await this.pool.query(
-                `UPDATE imports SET phase = $3, updated_at = now() WHERE tenant_id = $1 AND id = $2`,
-                [tenantId, importId, phase],
-              );
+              this.reportPhase(tenantId, importId, phase);
             },
           );
           if (result.ok && checker.stats.errorCount === 0) {
@@ -236,28 +357,19 @@ export class ImportsService implements OnApplicationBootstrap, OnApplicationShut
           await client.query('ROLLBACK').catch(() => undefined);
           const raced =
             error instanceof LostInsertRace || (error as { code?: string }).code === '23503';
-          if (raced && attempt < 3) continue;
+          if (raced && attempt < 3 && !job.aborted) continue;
           throw error;
-        } finally {
-          client.release();
         }
         if (result.ok && checker.stats.errorCount === 0) {
-          await this.audit.record(
-            tenantId,
-            actor,
-            'members.imported',
-            { type: 'import', id: importId },
-            {
-              rows: rows,
-              ...result.counts,
-            },
-          );
+          outcome = { ok: true, counts: result.counts };
         } else {
+          outcome = { ok: false };
           const setErrors = result.ok ? { errors: [], errorCount: 0 } : result;
           const errors = [...checker.stats.errors, ...setErrors.errors]
             .sort((a, b) => a.line - b.line)
             .slice(0, MAX_IMPORT_ERRORS);
           await this.fail(
+            client,
             tenantId,
             importId,
             errors,
@@ -267,21 +379,80 @@ export class ImportsService implements OnApplicationBootstrap, OnApplicationShut
         break;
       }
     } catch (error) {
-      await this.fail(tenantId, importId, [FAILED], 1);
-      throw error;
+      const reason = job.aborted ? INTERRUPTED : FAILED;
+      // On its connection while it still holds the owner lock; else (the connection lost) once
+      // it is given up, from the pool, or by the sweep.
+      await this.fail(client, tenantId, importId, [reason], 1).catch(async () => {
+        job.end(true);
+        await this.fail(this.pool, tenantId, importId, [reason], 1).catch(() => undefined);
+      });
+      if (!job.aborted) throw error;
     } finally {
-      await this.pool.query(`DROP TABLE IF EXISTS ${staging}`).catch(() => undefined);
-      await this.owners.disown(importId);
+      await this.finish(job, staging);
+      job.settle();
     }
+    // Holding no connection any more: the audit entry and the answer.
+    if (outcome?.ok) {
+      await this.audit.record(
+        tenantId,
+        actor,
+        'members.imported',
+        { type: 'import', id: importId },
+        { rows, ...outcome.counts },
+      );
+    }
+    if (job.aborted) throw new ImportsStoppingError();
     return (await this.status(tenantId, importId))!;
+  }
+
+  /** Drops the staging table and the owner lock on the import's connection, then gives it back. */
+  private async finish(job: RunningImport, staging: string): Promise<void> {
+    this.active.delete(job.importId);
+    if (job.ended) return;
+    try {
+      await job.client.query(`DROP TABLE IF EXISTS ${staging}`);
+      await this.owners.disown(job.client, job.importId);
+      await job.client.query(
+        `SELECT set_config(name, reset_val, false) FROM pg_settings
+          WHERE name IN ('statement_timeout', 'client_connection_check_interval')`,
+      );
+      job.end();
+    } catch {
+      job.end(true); // the lock goes with the connection; a later sweep drops the table
+    }
+  }
+
+  /**
+   * The apply's phase for pollers, from the pool beside the import's transaction (which nobody
+   * else sees before its commit). Fire-and-forget: the import never waits for a second connection,
+   * a late report never moves an import back nor touches a finished one, and none is sent while
+   * other requests queue for a connection.
+   */
+  private reportPhase(tenantId: string, importId: string, phase: ApplyPhase): void {
+    // Skipped while requests wait for a connection: they go first (the phase is only a hint).
+    if (this.pool.waitingCount > 0) return;
+    void this.pool
+      .query(
+        `UPDATE imports SET phase = $3, updated_at = now()
+          WHERE tenant_id = $1 AND id = $2 AND status = 'running'
+            AND array_position($4::text[], phase) < array_position($4::text[], $3::text)`,
+        [tenantId, importId, phase, PHASES],
+      )
+      .catch(() => undefined);
   }
 
   /**
    * Never over a succeeded import: its status committed with its members, and an error after
    * that (the audit entry) does not undo them.
    */
-  private async fail(tenantId: string, importId: string, errors: ImportError[], count: number) {
-    await this.pool.query(
+  private async fail(
+    on: Pool | PoolClient,
+    tenantId: string,
+    importId: string,
+    errors: ImportError[],
+    count: number,
+  ) {
+    await on.query(
       `UPDATE imports SET status = 'failed', phase = 'done', errors = $3, error_count = $4,
               updated_at = now(), finished_at = now()
         WHERE tenant_id = $1 AND id = $2 AND status IN ('queued', 'running')`,
@@ -329,6 +500,51 @@ export class ImportsService implements OnApplicationBootstrap, OnApplicationShut
       : null;
     if (!found) throw new ImportNotFoundError(importId);
     return found;
+  }
+
+  /**
+   * Shutdown (SIGTERM) stops every import of this process at once, so the HTTP server can close
+   * and the process exits within its grace period whatever the imports do: no new one starts
+   * (503), an upload still being read has its request destroyed (the client sees the connection
+   * close; nothing is kept), and an apply has its running statement cancelled and ends `failed`
+   * with `import_interrupted`, nothing written. An import that has not let go of its connection
+   * after ABORT_WAIT_MS loses it (its transaction rolls back; the sweep ends it later).
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    clearInterval(this.sweepTimer);
+    const jobs = [...this.active.values()];
+    if (!jobs.length) return;
+    this.logger.warn({ imports: jobs.map((j) => j.importId) }, 'shutdown: stopping imports');
+    await Promise.all(jobs.map((job) => this.abort(job)));
+    const waited = await Promise.race([
+      Promise.all(jobs.map((job) => job.done)).then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ABORT_WAIT_MS).unref()),
+    ]);
+    if (!waited) for (const job of jobs) job.end(true);
+    await Promise.allSettled([...this.running]);
+  }
+
+  private async abort(job: RunningImport): Promise<void> {
+    job.aborted = true;
+    job.body?.destroy(new ImportInterrupted());
+    // The statement running on the import's connection now, if any: cancelled from a new
+    // connection (the pool may be busy), a second at most; the next one is refused (guarded).
+    const pid = (job.client as unknown as { processID?: number }).processID;
+    if (!pid) return;
+    const canceller = new Client({
+      ...(this.pool.options as ClientConfig),
+      connectionTimeoutMillis: 1000,
+      statement_timeout: 1000,
+    });
+    try {
+      await canceller.connect();
+      await canceller.query(`SELECT pg_cancel_backend($1)`, [pid]);
+    } catch (error) {
+      this.logger.warn({ err: error, importId: job.importId }, 'could not cancel an import');
+    } finally {
+      await canceller.end().catch(() => undefined);
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -32,3 +32,37 @@ export class ImportMediaTypeError extends DomainError {
     );
   }
 }
+
+/** How long a client refused for too many imports at once should wait (seconds). */
+export const TOO_MANY_IMPORTS_RETRY_AFTER_S = 10;
+
+/**
+ * `429 too_many_imports`: this process runs as many imports as it may (IMPORT_CONCURRENCY), or as
+ * many of this tenant's (IMPORT_TENANT_CONCURRENCY). Nothing was read or started.
+ */
+export class TooManyImportsError extends DomainError {
+  constructor(scope: 'tenant' | 'process', limit: number) {
+    super(
+      HttpStatus.TOO_MANY_REQUESTS,
+      'too_many_imports',
+      scope === 'tenant'
+        ? `This tenant already has ${limit} import(s) running here; retry once one has finished.`
+        : `The service is running ${limit} import(s) at once; retry shortly.`,
+      undefined,
+      { 'Retry-After': String(TOO_MANY_IMPORTS_RETRY_AFTER_S), Connection: 'close' },
+    );
+  }
+}
+
+/** The service is stopping: no new import starts (503, retried against another process). */
+export class ImportsStoppingError extends DomainError {
+  constructor() {
+    super(
+      HttpStatus.SERVICE_UNAVAILABLE,
+      'unavailable',
+      'The service is shutting down; retry the import shortly.',
+      undefined,
+      { 'Retry-After': '5', Connection: 'close' },
+    );
+  }
+}

@@ -36,6 +36,7 @@ export async function waitForImport(
   slug: string,
   importId: string,
   timeoutMs = 60_000,
+  everyMs = 50,
 ): Promise<ImportStatus> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -47,7 +48,7 @@ export async function waitForImport(
       throw new Error(`import status: ${res.status} ${JSON.stringify(res.body)}`);
     if (res.body.status === 'succeeded' || res.body.status === 'failed') return res.body;
     if (Date.now() > deadline) throw new Error(`import ${importId} still ${res.body.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
 

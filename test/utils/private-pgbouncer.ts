@@ -51,8 +51,9 @@ export class PrivatePgBouncer {
         'log_connections = 0',
         'log_disconnections = 0',
         // Sent by some drivers; harmless to drop. `options` is NOT listed: it is refused, as
-        // in a default deployment, so a process that relies on it fails here.
-        'ignore_startup_parameters = extra_float_digits',
+        // in a default deployment, so a process that relies on it fails here. statement_timeout
+        // (DATABASE_STATEMENT_TIMEOUT_MS) is dropped as docs/operations.md tells operators to.
+        'ignore_startup_parameters = extra_float_digits,statement_timeout',
         'admin_users = postgres',
         // SHOW STATS totals fresh within a second (test/scale/through-pgbouncer.ts reads them).
         'stats_period = 1',
