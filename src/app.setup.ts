@@ -68,8 +68,27 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   // What Node's HTTP parser refuses (a target or headers over 16 KiB) is a problem document too.
   answerClientErrors(app.getHttpServer());
   applyKeepAlive(app.getHttpServer(), config.httpKeepAliveTimeoutMs);
+  boundHttpDrain(app);
   app.enableShutdownHooks();
   return app;
+}
+
+/**
+ * How long shutdown lets the requests in flight finish once the server stops accepting: then their
+ * connections are closed (a body still trickling in, a slow reader of an export), so SIGTERM ends
+ * the process within its grace period (docs/operations.md, "Stopping") whatever a client does.
+ */
+export const HTTP_DRAIN_MS = 4_000;
+
+function boundHttpDrain(app: NestExpressApplication): void {
+  const adapter = app.getHttpAdapter();
+  const close = adapter.close.bind(adapter);
+  adapter.close = () => {
+    const server = app.getHttpServer();
+    const cut = setTimeout(() => server.closeAllConnections(), HTTP_DRAIN_MS);
+    cut.unref();
+    return Promise.resolve(close()).finally(() => clearTimeout(cut));
+  };
 }
 
 /**

@@ -24,7 +24,9 @@ export class ImportsController {
    * Imports members with their referrers (docs/import-export.md): a CSV file with a header row,
    * or NDJSON, up to 1 GiB, streamed. Rows in any order; idempotent by `external_id`;
    * all-or-nothing. Answers 202 once the body is read; the import goes on as a job: poll
-   * `GET …/imports/{import_id}`. An unknown column is 400 and starts nothing.
+   * `GET …/imports/{import_id}`. An unknown column is 400 and starts nothing. Beyond
+   * IMPORT_CONCURRENCY imports at once in the process, or IMPORT_TENANT_CONCURRENCY of the tenant:
+   * 429 `too_many_imports` with Retry-After, before the body is read.
    */
   @Post()
   @HttpCode(202)
@@ -46,6 +48,8 @@ export class ImportsController {
     404,
     [413, 'payload_too_large'],
     [415, 'unsupported_media_type'],
+    [429, 'too_many_imports'],
+    [503, 'unavailable'],
   )
   async create(
     @CurrentTenant() tenant: TenantEntity,

@@ -1,8 +1,9 @@
 // docs/import-export.md "Imports at once", docs/operations.md "Stopping": SIGTERM ends the process
 // within its grace period (10 s) whatever its imports do. A real service process (src/main.ts)
-// has an import whose apply waits on the tenant's tree lock (held here) and two uploads trickling
-// their bodies; on SIGTERM it destroys the uploads (nothing of them is kept), cancels the apply
-// (it ends `failed`, import_interrupted, nothing written) and exits.
+// has an import whose apply waits on the tenant's tree lock (held here), two import uploads and a
+// payout settle file trickling their bodies; on SIGTERM it destroys the uploads (nothing of them
+// is kept), cancels the apply (it ends `failed`, import_interrupted, nothing written), cuts the
+// settle upload once the HTTP drain is over, and exits.
 import { Client } from 'pg';
 import { freePort, type ManagedChild, spawnService, stopAllChildren } from '../../utils/processes';
 import { slowUpload } from '../../utils/slow-upload';
@@ -115,6 +116,16 @@ describe('SIGTERM with imports in flight', () => {
         const rows = await importsOf(uploading.orgId);
         return rows.length === 2 && rows.every((r) => r.status === 'running');
       });
+      // And a payout settle file trickling in too (its body is read before anything else).
+      const settle = slowUpload(
+        port,
+        `/admin/v1/tenants/${uploading.slug}/payouts/runs/run_01M9SHUTD0WNSHUTD0WNSHUTD0/settle`,
+        { Authorization: `Bearer ${testEnv().ADMIN_TOKEN}`, 'Content-Type': 'text/csv' },
+        ['payout_id,amount_kopecks,reference\n', ...Array.from({ length: 600 }, () => 'x,1,r\n')],
+        100,
+      );
+      uploads.push(settle);
+      await new Promise((resolve) => setTimeout(resolve, 500));
 
       const signalled = Date.now();
       service.signal('SIGTERM');
@@ -128,6 +139,7 @@ describe('SIGTERM with imports in flight', () => {
 
       // The uploads' connections were closed before an answer: nothing of them is kept.
       for (const upload of uploads) await expect(upload.answer).rejects.toThrow();
+      expect(service.logs()).not.toMatch(/import failed unexpectedly/);
       expect(await importsOf(uploading.orgId)).toEqual([]);
       // The apply was stopped and said so, before the tree lock was ever free.
       const [stopped] = await importsOf(applying.orgId);
