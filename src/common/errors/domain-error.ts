@@ -6,26 +6,40 @@ export interface FieldError {
 }
 
 /**
+ * A problem document lists at most this many errors; when there were more, its `error_count` says
+ * how many (README.md, "Errors"), so that no file of bad lines makes an answer of its size.
+ */
+export const MAX_LISTED_ERRORS = 50;
+
+/**
  * A refusal the contract names: a stable machine `code` (README.md, "Errors") and the status that
  * goes with it. Features subclass it in their `*.errors.ts`; the problem filter is the only place
  * that turns one into a response.
  */
 export class DomainError extends Error {
+  readonly errors?: FieldError[];
+  /** How many errors there were, when `errors` lists only the first MAX_LISTED_ERRORS. */
+  readonly errorCount?: number;
+
+  /** `total`: how many errors were found, when `errors` holds only the first of them. */
   constructor(
     readonly status: HttpStatus,
     readonly code: string,
     readonly detail: string,
-    readonly errors?: FieldError[],
+    errors?: FieldError[],
     readonly headers?: Record<string, string>,
+    total = errors?.length ?? 0,
   ) {
     super(detail);
     this.name = new.target.name;
+    this.errors = errors && errors.slice(0, MAX_LISTED_ERRORS);
+    if (this.errors && total > this.errors.length) this.errorCount = total;
   }
 }
 
 export class ValidationFailedError extends DomainError {
-  constructor(errors: FieldError[], detail = 'The request is not valid.') {
-    super(HttpStatus.BAD_REQUEST, 'validation_failed', detail, errors);
+  constructor(errors: FieldError[], detail = 'The request is not valid.', total = errors.length) {
+    super(HttpStatus.BAD_REQUEST, 'validation_failed', detail, errors, undefined, total);
   }
 }
 

@@ -82,6 +82,7 @@ export class ProblemFilter implements ExceptionFilter {
         exception.detail,
         requestId,
         exception.errors,
+        exception.errorCount,
       );
     }
     if (exception instanceof HttpException) {

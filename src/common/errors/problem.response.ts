@@ -15,7 +15,10 @@ export class ProblemResponse {
   /** Stable machine code. @example "validation_failed" */ code: string;
   /** @example "The request is not valid." */ detail: string;
   /** @example "01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ request_id: string;
+  /** At most 50; `error_count` then says how many there were. */
   errors?: FieldErrorResponse[];
+  /** Present when `errors` lists only the first 50: how many errors there were. @example 1200 */
+  error_count?: number;
 }
 
 const DEFAULT_CODES: Record<number, string> = {

@@ -10,6 +10,8 @@ export interface Problem {
   detail: string;
   request_id?: string;
   errors?: FieldError[];
+  /** How many errors there were, when `errors` lists only the first 50 (MAX_LISTED_ERRORS). */
+  error_count?: number;
 }
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
@@ -20,6 +22,7 @@ export function problem(
   detail: string,
   requestId?: string,
   errors?: FieldError[],
+  errorCount?: number,
 ): Problem {
   return {
     type: 'about:blank',
@@ -29,5 +32,6 @@ export function problem(
     detail,
     ...(requestId ? { request_id: requestId } : {}),
     ...(errors?.length ? { errors } : {}),
+    ...(errors?.length && errorCount !== undefined ? { error_count: errorCount } : {}),
   };
 }
