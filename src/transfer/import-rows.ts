@@ -3,9 +3,15 @@ import { isEmail } from 'class-validator';
 import { Transform, type TransformCallback } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { restoreCsvCell } from '../common/csv/csv';
+import { MAX_LISTED_ERRORS } from '../common/errors/domain-error';
 import { textProblem } from '../common/http/hostile-input';
 import { newId } from '../common/ids';
 import { MEMBER_ROLES } from '../members/member.entity';
+import {
+  ImportLineRefusedError,
+  MAX_IMPORT_FIELDS,
+  MAX_IMPORT_LINE_BYTES,
+} from './transfer.errors';
 
 /** The columns (CSV) or keys (NDJSON) an import reads (docs/import-export.md). */
 export const IMPORT_COLUMNS = [
@@ -42,14 +48,53 @@ export interface ImportError {
   message: string;
 }
 
-/** The file's header (or an NDJSON object) names a column the import does not know: a 400. */
+/**
+ * The file's header (or an NDJSON object) names a column the import does not know: a 400.
+ * `columns` are the first MAX_LISTED_ERRORS of them (each cut to 64 characters), `total` all.
+ */
 export class UnknownColumnsError extends Error {
   constructor(
     readonly columns: string[],
     readonly line: number,
+    readonly total = columns.length,
   ) {
     super(`unknown column(s): ${columns.join(', ')}`);
   }
+}
+
+/** Collects names for an error list: the first MAX_LISTED_ERRORS (cut short), and a count. */
+class NameList {
+  readonly names: string[] = [];
+  total = 0;
+  add(name: string): void {
+    this.total++;
+    if (this.names.length < MAX_LISTED_ERRORS) {
+      this.names.push(name.length > 64 ? `${name.slice(0, 64)}…` : name);
+    }
+  }
+}
+
+const tooLong = (line: number) =>
+  new ImportLineRefusedError(
+    line,
+    `is longer than 1 MiB (${MAX_IMPORT_LINE_BYTES} bytes), the most an import line may be`,
+  );
+const tooManyFields = (line: number) =>
+  new ImportLineRefusedError(
+    line,
+    `has more than ${MAX_IMPORT_FIELDS} fields, the most an import record may have`,
+  );
+
+/** csv-parse is fed at most this much at a time, so that its fields are counted often. */
+export const CSV_PIECE = 16 * 1024;
+
+/**
+ * The fields of the record csv-parse is in the middle of. Its stream keeps its parse state as
+ * `state` (untyped, "for backward compatibility"; csv-parse is pinned, and import-rows.spec.ts
+ * fails if this stops counting).
+ */
+export function csvFieldsSoFar(parser: object): number {
+  return (parser as { state: { record: unknown[] } }).state.record.length;
 }
 
 /** The staging table's columns, in COPY order. */
@@ -186,13 +231,38 @@ export function csvToStaging(checker: RowChecker): Transform {
   // record starts on the line after the previous one ends, and spans one more line per line
   // break inside its quoted fields; a blank line is a record of one empty field, skipped.
   let nextLine = 1;
-  const parser = parseCsv({ bom: true, relax_column_count: true });
+  // max_record_size counts characters, but not those of empty fields: a line of commas is a
+  // record of millions of fields, each costing a microsecond, so the fields of the record being
+  // read are counted after every CSV_PIECE (csvFieldsSoFar).
+  const parser = parseCsv({
+    bom: true,
+    relax_column_count: true,
+    max_record_size: MAX_IMPORT_LINE_BYTES,
+  });
+  const refuse = (error: Error) => {
+    failed = true;
+    out.destroy(error);
+  };
   const out = new Transform({
     transform(chunk: Buffer, _encoding, callback: TransformCallback) {
       checker.stats.bytes += chunk.length;
       // After a syntax error the rest of the body is read and dropped: the import has failed.
-      if (failed || parser.write(chunk)) callback();
-      else parser.once('drain', () => callback());
+      let flowing = true;
+      for (let at = 0; at < chunk.length && !failed; at += CSV_PIECE) {
+        flowing = parser.write(chunk.subarray(at, at + CSV_PIECE));
+        if (csvFieldsSoFar(parser) > MAX_IMPORT_FIELDS) {
+          refuse(tooManyFields(nextLine));
+        }
+      }
+      if (failed || flowing) return callback();
+      // A parser that failed is destroyed (its error comes on the next tick) and never drains.
+      const go = () => {
+        parser.off('drain', go);
+        parser.off('close', go);
+        callback();
+      };
+      parser.once('drain', go);
+      parser.once('close', go);
     },
     flush(callback: TransformCallback) {
       finish = () => {
@@ -207,20 +277,23 @@ export function csvToStaging(checker: RowChecker): Transform {
   const batch = new Batcher((chunk) => out.push(chunk));
   parser.on('end', () => finish?.());
   parser.on('data', (record: string[]) => {
+    if (out.destroyed) return;
     const line = nextLine;
     nextLine++;
     for (const field of record) if (field.includes('\n')) nextLine += field.split('\n').length - 1;
+    if (record.length > MAX_IMPORT_FIELDS) return refuse(tooManyFields(line));
     if (record.length === 1 && record[0] === '') return;
     if (!header) {
       header = record.map((name) => name.trim());
-      const unknown = header.filter((name) => !KNOWN.has(name));
-      if (!header.includes('external_id')) unknown.push('(missing external_id)');
+      const unknown = new NameList();
+      for (const name of header) if (!KNOWN.has(name)) unknown.add(name);
+      if (!header.includes('external_id')) unknown.add('(missing external_id)');
       const seen = new Set<string>();
       for (const name of header) {
-        if (seen.has(name)) unknown.push(`${name} (twice)`);
+        if (seen.has(name)) unknown.add(`${name} (twice)`);
         seen.add(name);
       }
-      if (unknown.length) out.destroy(new UnknownColumnsError(unknown, line));
+      if (unknown.total) refuse(new UnknownColumnsError(unknown.names, line, unknown.total));
       return;
     }
     if (record.length !== header.length) {
@@ -235,19 +308,27 @@ export function csvToStaging(checker: RowChecker): Transform {
     for (let i = 0; i < header.length; i++) row[header[i]] = restoreCsvCell(record[i]);
     batch.add(checker.stage(line, row));
   });
-  parser.on('error', (error: Error) => {
+  parser.on('error', (error: Error & { code?: string }) => {
+    if (out.destroyed) return;
+    // A record over 1 MiB: the file is refused (400), as an NDJSON line over 1 MiB.
+    if (error.code === 'CSV_MAX_RECORD_SIZE') return refuse(tooLong(nextLine));
     // Not CSV past some point (an unclosed quote…): that line fails the import.
     failed = true;
-    checker.error(nextLine, 'validation_failed', error.message);
+    checker.error(nextLine, 'validation_failed', error.message.slice(0, 300));
     finish?.();
   });
   return out;
 }
 
-/** NDJSON (one JSON object per line; blank lines skipped) to staging lines. */
+/**
+ * NDJSON (one JSON object per line; blank lines skipped) to staging lines. A line is kept as the
+ * chunks it arrived in, only each new chunk is searched for its end, and it is joined and decoded
+ * once, when it ends: linear in the file's size. A line over MAX_IMPORT_LINE_BYTES refuses the
+ * file as soon as it passes the limit (ImportLineRefusedError, a 400 naming the line).
+ */
 export function ndjsonToStaging(checker: RowChecker): Transform {
-  const decoder = new StringDecoder('utf8');
-  let pending = '';
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
   let line = 0;
   const batch = new Batcher((chunk) => out.push(chunk));
   const take = (text: string): void => {
@@ -267,17 +348,36 @@ export function ndjsonToStaging(checker: RowChecker): Transform {
       checker.error(line, 'validation_failed', 'the line must be a JSON object');
       return;
     }
-    const unknown = Object.keys(value).filter((key) => !KNOWN.has(key));
-    if (unknown.length) throw new UnknownColumnsError(unknown, line);
+    const unknown = new NameList();
+    for (const key of Object.keys(value)) if (!KNOWN.has(key)) unknown.add(key);
+    if (unknown.total) throw new UnknownColumnsError(unknown.names, line, unknown.total);
     batch.add(checker.stage(line, value as Record<string, unknown>));
+  };
+  /** Adds a piece of the current line (`line + 1`); refuses the file once it is too long. */
+  const add = (piece: Buffer): void => {
+    if (pendingBytes + piece.length > MAX_IMPORT_LINE_BYTES) throw tooLong(line + 1);
+    if (!piece.length) return;
+    pending.push(piece);
+    pendingBytes += piece.length;
+  };
+  const endLine = (): void => {
+    const bytes = pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingBytes);
+    pending = [];
+    pendingBytes = 0;
+    take(bytes.toString('utf8'));
   };
   const out = new Transform({
     transform(chunk: Buffer, _encoding, callback: TransformCallback) {
       checker.stats.bytes += chunk.length;
       try {
-        const lines = (pending + decoder.write(chunk)).split('\n');
-        pending = lines.pop()!;
-        for (const text of lines) take(text);
+        let start = 0;
+        // A line feed byte is never part of another UTF-8 character: lines split on bytes.
+        for (let end = chunk.indexOf(10); end !== -1; end = chunk.indexOf(10, start)) {
+          add(chunk.subarray(start, end));
+          endLine();
+          start = end + 1;
+        }
+        add(chunk.subarray(start));
         callback();
       } catch (error) {
         callback(error as Error);
@@ -285,8 +385,7 @@ export function ndjsonToStaging(checker: RowChecker): Transform {
     },
     flush(callback: TransformCallback) {
       try {
-        const rest = pending + decoder.end();
-        if (rest.trim()) take(rest);
+        if (pendingBytes) endLine();
         batch.flush();
         callback();
       } catch (error) {

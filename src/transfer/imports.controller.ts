@@ -5,9 +5,10 @@ import typeis from 'type-is';
 import { Admin, CurrentActor, CurrentTenant } from '../common/access/access.decorators';
 import type { Actor } from '../common/access/actor';
 import { ApiProblems } from '../common/errors/problem.response';
+import { detachableBody } from '../common/http/request-body';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { ImportAcceptedResponse, ImportStatusResponse } from './dto/import.response';
-import { ImportsService } from './imports.service';
+import { ImportsService, MAX_IMPORT_BYTES } from './imports.service';
 import { ImportMediaTypeError } from './transfer.errors';
 
 /** The media types an import body may have; the route is exempt from the JSON body parser. */
@@ -24,9 +25,10 @@ export class ImportsController {
    * Imports members with their referrers (docs/import-export.md): a CSV file with a header row,
    * or NDJSON, up to 1 GiB, streamed. Rows in any order; idempotent by `external_id`;
    * all-or-nothing. Answers 202 once the body is read; the import goes on as a job: poll
-   * `GET …/imports/{import_id}`. An unknown column is 400 and starts nothing. Beyond
-   * IMPORT_CONCURRENCY imports at once in the process, or IMPORT_TENANT_CONCURRENCY of the tenant:
-   * 429 `too_many_imports` with Retry-After, before the body is read.
+   * `GET …/imports/{import_id}`. An unknown column, a line over 1 MiB or a CSV record of more
+   * than 100 fields is 400 and starts nothing. Beyond IMPORT_CONCURRENCY imports at once in the
+   * process, or IMPORT_TENANT_CONCURRENCY of the tenant: 429 `too_many_imports` with Retry-After,
+   * before the body is read.
    */
   @Post()
   @HttpCode(202)
@@ -59,7 +61,14 @@ export class ImportsController {
     const type = typeis(req, IMPORT_MEDIA_TYPES);
     if (!type) throw new ImportMediaTypeError();
     const format = type === 'text/csv' ? 'csv' : 'ndjson';
-    const { importId, checker } = await this.imports.stage(tenant.id, format, req, actor);
+    // A refused file (an unknown column, a line over 1 MiB) is answered once its body is read.
+    const body = detachableBody(req, MAX_IMPORT_BYTES);
+    const { importId, checker } = await this.imports
+      .stage(tenant.id, format, body.stream, actor)
+      .catch(async (error: unknown) => {
+        await body.drain();
+        throw error;
+      });
     this.imports.applyInBackground(tenant.id, importId, checker, actor);
     return { import_id: importId, status: 'running' };
   }

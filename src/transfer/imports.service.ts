@@ -284,7 +284,7 @@ export class ImportsService
         )
         .finally(() => job.settle());
       if (job.aborted) throw new ImportsStoppingError();
-      if (error instanceof UnknownColumnsError) throw new UnknownImportColumnsError(error.columns);
+      if (error instanceof UnknownColumnsError) throw new UnknownImportColumnsError(error.columns, error.total);
       throw error;
     }
     return { importId, checker };

@@ -7,12 +7,35 @@ export class ImportNotFoundError extends NotFoundError {
   }
 }
 
-/** A column (CSV) or key (NDJSON) the import does not know: refused before anything is applied. */
+/** docs/import-export.md: a line of an import file (an NDJSON line, a CSV record) is at most 1 MiB… */
+export const MAX_IMPORT_LINE_BYTES = 1024 * 1024;
+/** …and a CSV record has at most 100 fields (an import reads 10 columns). */
+export const MAX_IMPORT_FIELDS = 100;
+
+/**
+ * A column (CSV) or key (NDJSON) the import does not know: refused before anything is applied.
+ * `columns` may be the first few of `total` (the problem document lists at most 50).
+ */
 export class UnknownImportColumnsError extends ValidationFailedError {
-  constructor(columns: string[]) {
+  constructor(columns: string[], total = columns.length) {
     super(
       columns.map((column) => ({ field: column, message: 'is not an import column' })),
       'The file has columns the import does not know (docs/import-export.md).',
+      total,
+    );
+  }
+}
+
+/** A line over MAX_IMPORT_LINE_BYTES or a record over MAX_IMPORT_FIELDS: the file is refused. */
+export class ImportLineRefusedError extends ValidationFailedError {
+  constructor(
+    readonly line: number,
+    message: string,
+  ) {
+    super(
+      [{ field: `line ${line}`, message }],
+      `Line ${line} of the file is refused, and with it the file: nothing was imported ` +
+        '(docs/import-export.md, "Limits").',
     );
   }
 }
