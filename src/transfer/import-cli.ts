@@ -1,6 +1,7 @@
 // `npm run cli -- import --tenant <slug> FILE`: the same import as the HTTP route, in this process,
 // with a progress bar on stderr (bytes while the file is staged, then the apply's phases) and the
-// finished import's status as JSON on stdout. Exit code 0 when it succeeded, 1 when it failed.
+// finished import's status as JSON on stdout. Exit code 0 when it succeeded, 1 when it failed,
+// 2 when the file was refused before anything started (an unknown column, a line over the limits).
 import { SingleBar } from 'cli-progress';
 import { createReadStream, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -8,7 +9,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { ImportFormat } from './import-rows';
 import { ImportsService } from './imports.service';
-import { UnknownImportColumnsError } from './transfer.errors';
+import { ImportLineRefusedError, UnknownImportColumnsError } from './transfer.errors';
 
 export const IMPORT_USAGE = `  npm run cli -- import --tenant <slug> [--format csv|ndjson] FILE
       FILE: a CSV file with a header row, or NDJSON (.ndjson/.jsonl); docs/import-export.md`;
@@ -85,6 +86,12 @@ export async function runImportCommand(
     bar.stop();
     if (error instanceof UnknownImportColumnsError) {
       err.write(`${error.detail} ${error.errors!.map((e) => e.field).join(', ')}\n`);
+      return 2;
+    }
+    if (error instanceof ImportLineRefusedError) {
+      err.write(
+        `${error.detail} ${error.errors!.map((e) => `${e.field} ${e.message}`).join('; ')}\n`,
+      );
       return 2;
     }
     throw error;
