@@ -15,7 +15,7 @@ import {
   PayoutRunResponse,
   SettleRunResponse,
 } from './dto/payout.response';
-import { readCsvBody } from './csv-body';
+import { readSettleFile } from './csv-body';
 import { PayoutSettlements } from './payout-settlements.controller';
 import { PayoutsCsvService } from './payouts-csv.service';
 import { PayoutsService } from './payouts.service';
@@ -74,6 +74,8 @@ export class PayoutsAdminController extends PayoutSettlements(STAFF) {
   /**
    * Marks the run's listed payouts paid from the run CSV posted back (`text/csv`) with a
    * `reference` column; any unknown payout or changed amount refuses the whole file (400, lines).
+   * Up to 16 MiB; a record over 64 KiB, more than 100 columns, bytes that are not UTF-8 or a
+   * control character in any cell refuse it too (400).
    */
   @Post('runs/:run_id/settle')
   @HttpCode(200)
@@ -87,7 +89,7 @@ export class PayoutsAdminController extends PayoutSettlements(STAFF) {
     @Req() req: Request,
     @CurrentActor() actor: Actor,
   ): Promise<SettleRunResponse> {
-    return readCsvBody(req).then((body) => this.csv.settle(tenant.id, runId, body, actor));
+    return readSettleFile(req).then((lines) => this.csv.settle(tenant.id, runId, lines, actor));
   }
 
   /** The tenant's payouts, newest first, by status, run and partner. */

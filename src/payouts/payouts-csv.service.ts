@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { parse } from 'csv-parse/sync';
 import type { Actor } from '../common/access/actor';
-import { csvText, restoreCsvCell } from '../common/csv/csv';
+import { csvText } from '../common/csv/csv';
 import { ValidationFailedError, type FieldError } from '../common/errors/domain-error';
 import { TransactionHost } from '../database/transaction-host';
+import { cut, parseSettleText, type SettleLine } from './csv-body';
 import type { SettleRunResponse } from './dto/payout.response';
 import { PayoutRunNotFoundError } from './payout.errors';
 import { PayoutsRepository } from './payouts.repository';
@@ -20,9 +20,6 @@ export const CSV_COLUMNS = [
   'amount_kopecks',
   'amount',
 ] as const;
-
-/** Lines reported in one 400 at most. */
-const MAX_LINE_ERRORS = 1000;
 
 /** `12345` → `123.45`, `-5` → `-0.05`: exact, from the integer. */
 export function decimalAmount(kopecks: number): string {
@@ -63,19 +60,29 @@ export class PayoutsCsvService {
     );
   }
 
+  /** The same as settle() from a file pasted as text (the console's form), checked the same. */
+  async settleText(
+    tenantId: string,
+    runId: string,
+    text: string,
+    actor: Actor,
+  ): Promise<SettleRunResponse> {
+    return this.settle(tenantId, runId, await parseSettleText(text), actor);
+  }
+
   /**
    * Marks every listed payout paid with its line's `reference`, all or nothing: a line naming a
    * payout not of this run, a changed amount, no reference or a payout that is no longer pending
-   * fails the whole file with a 400 listing the lines (line 1 is the header).
+   * fails the whole file with a 400 listing the lines (line 1 is the header; the first 50, and
+   * `error_count`). `records`: the file as readSettleFile (csv-body.ts) parsed and checked it.
    */
   async settle(
     tenantId: string,
     runId: string,
-    body: string,
+    records: SettleLine[],
     actor: Actor,
   ): Promise<SettleRunResponse> {
     if (!(await this.payouts.findRun(tenantId, runId))) throw new PayoutRunNotFoundError(runId);
-    const records = parseRecords(body);
     return this.tx.transaction(async () => {
       const known = new Map(
         (await this.payouts.csvRows(tenantId, runId)).map((r) => [r.payout_id, r]),
@@ -85,17 +92,17 @@ export class PayoutsCsvService {
       for (const { line, record } of records) {
         const fail = (message: string) => errors.push({ field: `line ${line}`, message });
         const payout = known.get(record.payout_id ?? '');
-        if (!payout) fail(`payout_id "${record.payout_id ?? ''}" is not a payout of this run`);
+        if (!payout) fail(`payout_id "${cut(record.payout_id ?? '')}" is not a payout of this run`);
         else if (seen.has(payout.payout_id)) fail(`payout ${payout.payout_id} is listed twice`);
         else if (record.amount_kopecks !== String(payout.amount_kopecks))
           fail(
-            `amount_kopecks ${record.amount_kopecks ?? ''} differs from ${payout.amount_kopecks}`,
+            `amount_kopecks ${cut(record.amount_kopecks ?? '')} differs from ${payout.amount_kopecks}`,
           );
         else if (
           record.amount !== undefined &&
           record.amount !== decimalAmount(payout.amount_kopecks)
         )
-          fail(`amount ${record.amount} differs from ${decimalAmount(payout.amount_kopecks)}`);
+          fail(`amount ${cut(record.amount)} differs from ${decimalAmount(payout.amount_kopecks)}`);
         else if (!record.reference?.trim() || record.reference.length > 200)
           fail('reference must be 1 to 200 characters');
         else if (payout.status !== 'pending')
@@ -104,45 +111,18 @@ export class PayoutsCsvService {
       }
       if (errors.length)
         throw new ValidationFailedError(
-          errors.slice(0, MAX_LINE_ERRORS),
+          errors,
           `${errors.length} line(s) of the file are refused; nothing was marked paid.`,
         );
       for (const { record } of records) {
         await this.service.markPaidInTransaction(
           tenantId,
-          record.payout_id,
-          record.reference.trim(),
+          record.payout_id!,
+          record.reference!.trim(),
           actor,
         );
       }
       return { run_id: runId, paid_count: records.length };
     });
   }
-}
-
-function parseRecords(body: string): { line: number; record: Record<string, string> }[] {
-  let rows: string[][];
-  try {
-    rows = parse(body, { bom: true, relax_column_count: false, skip_empty_lines: true });
-  } catch (error) {
-    throw new ValidationFailedError(
-      [{ field: 'body', message: (error as Error).message.slice(0, 300) }],
-      'The body is not a readable CSV file.',
-    );
-  }
-  const [header, ...lines] = rows;
-  const missing = ['payout_id', 'amount_kopecks', 'reference'].filter((c) => !header?.includes(c));
-  if (missing.length || !lines.length)
-    throw new ValidationFailedError(
-      missing.length
-        ? missing.map((c) => ({ field: 'line 1', message: `column ${c} is missing` }))
-        : [{ field: 'body', message: 'the file lists no payout' }],
-      'The file must be the run CSV with a reference column.',
-    );
-  return lines.map((values, i) => ({
-    line: i + 2,
-    // A cell the run CSV quoted against formulas (or a spreadsheet kept quoted) is read as the
-    // value it stands for: one leading `'` off before a formula character (docs/payouts.md §4).
-    record: Object.fromEntries(header.map((name, j) => [name, restoreCsvCell(values[j])])),
-  }));
 }

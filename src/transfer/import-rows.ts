@@ -1,7 +1,6 @@
 import { parse as parseCsv } from 'csv-parse';
 import { isEmail } from 'class-validator';
 import { Transform, type TransformCallback } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
 import { restoreCsvCell } from '../common/csv/csv';
 import { MAX_LISTED_ERRORS } from '../common/errors/domain-error';
 import { textProblem } from '../common/http/hostile-input';

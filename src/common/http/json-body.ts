@@ -1,4 +1,6 @@
 import express, { NextFunction, Request, Response } from 'express';
+import { isUtf8 } from 'node:buffer';
+import type { IncomingMessage } from 'node:http';
 import typeis from 'type-is';
 import { DomainError, ValidationFailedError } from '../errors/domain-error';
 import { bodyProblem } from './hostile-input';
@@ -54,11 +56,21 @@ const PARSER_ERRORS: Record<string, { status: number; code: string; detail: stri
 /**
  * JSON bodies only on the JSON APIs (README.md, "API overview"): a body of another type is 415, one
  * over 64 KiB is 413 (raised by the parser, mapped by the problem filter), and the top level must
- * be an object whose keys and strings pass bodyProblem (hostile-input.ts: depth, reserved keys,
- * control characters, unpaired surrogates).
+ * be UTF-8 and an object whose keys and strings pass bodyProblem (hostile-input.ts: depth,
+ * reserved keys, control characters, unpaired surrogates).
  */
 export function jsonBodyMiddlewares() {
-  const parse = express.json({ limit: BODY_LIMIT, type: JSON_TYPES, strict: true });
+  // The decoder would turn bytes that are not UTF-8 into U+FFFD, stored as if sent: refused
+  // instead, as a settle file's are (hostile-input.ts, one rule of text for every route).
+  const notUtf8 = new WeakSet<IncomingMessage>();
+  const parse = express.json({
+    limit: BODY_LIMIT,
+    type: JSON_TYPES,
+    strict: true,
+    verify: (req: IncomingMessage, _res: unknown, bytes: Buffer) => {
+      if (!isUtf8(bytes)) notUtf8.add(req);
+    },
+  });
   return [
     (req: Request, _res: Response, next: NextFunction) => {
       // `Content-Length: 0` (curl -X POST) is no body at all.
@@ -90,6 +102,9 @@ export function jsonBodyMiddlewares() {
       next(error);
     },
     (req: Request, _res: Response, next: NextFunction) => {
+      if (notUtf8.has(req)) {
+        return next(new ValidationFailedError([{ field: 'body', message: 'must be valid UTF-8' }]));
+      }
       if (req.body !== undefined && (typeof req.body !== 'object' || Array.isArray(req.body))) {
         return next(new DomainError(400, 'validation_failed', 'The body must be a JSON object.'));
       }

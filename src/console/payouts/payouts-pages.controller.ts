@@ -80,7 +80,7 @@ export class PayoutsPagesController {
     @FormBody() form: SettleFormDto,
   ): Promise<HtmlPage | Redirect> {
     try {
-      const settled = await this.csv.settle(ctx.tenant.id, runId, form.csv, ctx.actor);
+      const settled = await this.csv.settleText(ctx.tenant.id, runId, form.csv, ctx.actor);
       return new Redirect(
         withQuery(`/org/${ctx.tenant.slug}/payouts`, {
           run: runId,
