@@ -15,6 +15,31 @@ export interface StreamedAnswer {
   /** The event loop's longest and 99th-percentile delay while the request ran, in ms. */
   maxDelayMs: number;
   p99DelayMs: number;
+  /**
+   * The longest the event loop was held by this process's own work, in ms: for each tick of a
+   * 10 ms timer, the smaller of its interval and the CPU time the process used in it. A loop
+   * blocked by a parse shows in both; a process merely waiting for a core on a loaded machine
+   * (which delays every tick as much) uses no CPU meanwhile and does not show here.
+   */
+  maxHeldMs: number;
+}
+
+/** Samples the ticks of a 10 ms timer: see StreamedAnswer.maxHeldMs. */
+function holdMonitor(): () => number {
+  let wall = performance.now();
+  let cpu = process.cpuUsage();
+  let longest = 0;
+  const timer = setInterval(() => {
+    const nowWall = performance.now();
+    const nowCpu = process.cpuUsage(cpu);
+    longest = Math.max(longest, Math.min(nowWall - wall, (nowCpu.user + nowCpu.system) / 1000));
+    wall = nowWall;
+    cpu = process.cpuUsage();
+  }, 10);
+  return () => {
+    clearInterval(timer);
+    return longest;
+  };
 }
 
 setFlagsFromString('--expose_gc');
@@ -47,6 +72,7 @@ export async function streamPost(
   collectGarbage();
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
+  const held = holdMonitor();
   const started = Date.now();
   try {
     const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
@@ -87,8 +113,10 @@ export async function streamPost(
       ms: Date.now() - started,
       maxDelayMs: delay.max / 1e6,
       p99DelayMs: delay.percentile(99) / 1e6,
+      maxHeldMs: held(),
     };
   } finally {
+    held();
     delay.disable();
   }
 }

@@ -11,14 +11,14 @@ jest.setTimeout(180_000);
 
 const MiB = 1024 * 1024;
 /**
- * What "the event loop never waits" means here, in ms: 99 % of its ticks within 500 ms of their
- * time and none later than 1 s. Loose on purpose: on the shared 2-core machine at a load of 16
- * these requests showed stalls of 50-400 ms (the scheduler's, not the parse's: the parse stops
- * at the limit); before the limits the settle file stalled it 20 s in one piece, and the NDJSON
- * line kept it busy for ~48 s.
+ * What "the event loop never waits" means here, in ms: never held longer than 200 ms by the
+ * process's own work (StreamedAnswer.maxHeldMs), and no tick later than 5 s however loaded the
+ * shared 2-core machine is (at a load of 16 it delays every tick of any request by 200-800 ms,
+ * which is why the delay itself is bounded loosely). Before the limits the settle file held the
+ * loop 20 s in one piece, and the NDJSON line kept it busy for ~48 s.
  */
-const P99_DELAY_MS = 500;
-const MAX_DELAY_MS = 1000;
+const MAX_HELD_MS = 200;
+const MAX_DELAY_MS = 5000;
 
 let t: TestApp;
 let tenant: TestTenant;
@@ -60,7 +60,7 @@ describe('an NDJSON line over 1 MiB', () => {
       code: 'validation_failed',
       errors: [{ field: 'line 3', message: expect.stringContaining('1 MiB') }],
     });
-    expect(res.p99DelayMs).toBeLessThan(P99_DELAY_MS);
+    expect(res.maxHeldMs).toBeLessThan(MAX_HELD_MS);
     expect(res.maxDelayMs).toBeLessThan(MAX_DELAY_MS);
     expect(await importsKept()).toBe(before);
   });
@@ -118,7 +118,7 @@ describe('a CSV file', () => {
       code: 'validation_failed',
       errors: [{ field: 'line 1', message: expect.stringContaining('100 fields') }],
     });
-    expect(res.p99DelayMs).toBeLessThan(P99_DELAY_MS);
+    expect(res.maxHeldMs).toBeLessThan(MAX_HELD_MS);
     expect(res.maxDelayMs).toBeLessThan(MAX_DELAY_MS);
   });
 
