@@ -63,11 +63,11 @@ async function status(): Promise<{ status: string; reference: string | null }> {
 
 describe('a 16 MiB settle file with a very wide header', () => {
   it('is refused (400, line 1) at its 101st column, the event loop never waiting', async () => {
-    // The route's first run is not what is measured.
+    // Under the 16 MiB limit, so that it is parsed (the route's first run is not measured).
     expect((await settle('payout_id,amount_kopecks,reference\n')).status).toBe(400);
     const wide = Buffer.concat([
       Buffer.from('payout_id,amount_kopecks,reference'),
-      Buffer.alloc(16 * MiB - 64, ','),
+      Buffer.alloc(16 * MiB - 1024, ','),
       Buffer.from(`\n${payoutId},${amount},R-1\n`),
     ]);
     const res = await streamPost(
@@ -76,13 +76,13 @@ describe('a 16 MiB settle file with a very wide header', () => {
       { ...admin(t), 'Content-Type': 'text/csv' },
       wide,
     );
+    expect(res.maxHeldMs).toBeLessThan(MAX_HELD_MS);
+    expect(res.maxDelayMs).toBeLessThan(MAX_DELAY_MS);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({
       code: 'validation_failed',
       errors: [{ field: 'line 1', message: 'has more than 100 fields' }],
     });
-    expect(res.maxHeldMs).toBeLessThan(MAX_HELD_MS);
-    expect(res.maxDelayMs).toBeLessThan(MAX_DELAY_MS);
     expect((await status()).status).toBe('pending');
   });
 
