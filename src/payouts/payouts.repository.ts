@@ -15,19 +15,24 @@ const RUN_WORK_MEM = '256MB';
 export const CLAWBACK_PREFIX = 'clw_';
 
 /**
- * What a run would pay one member in one currency (`collectPayable`'s items of that member):
- * parameters tenant, member, currency, approved before. Exported for bench/embed.bench.ts.
+ * What a run would pay one member in one currency (parameters tenant, member, currency, approved
+ * before; exported for bench/embed.bench.ts), read without their history: the ledger's
+ * `available` (approved bonuses in no payout plus clawbacks not yet netted, docs/payouts.md §1)
+ * less what a run could not take yet: held clawbacks (payable once their payout is paid) and
+ * bonuses approved after the cutoff ($4, the run day less `hold_days`), which only the partial
+ * index `ix_bonuses_member_approved` reads, from the cutoff on. Equal to `collectPayable`'s sum
+ * for the member (test/e2e/widget/widgets-balance.browser.e2e-spec.ts runs a real run to compare).
  */
 export const MEMBER_PAYABLE_SQL = `
-  SELECT coalesce(sum(amount_kopecks), 0)::text AS s
-    FROM (SELECT b.amount_kopecks FROM bonuses b
-           WHERE b.tenant_id = $1 AND b.member_id = $2 AND b.status = 'approved'
-             AND b.currency = $3 AND b.approved_at <= $4
-             AND NOT EXISTS (SELECT 1 FROM payout_claims c WHERE c.tenant_id = $1 AND c.item_id = b.id)
-          UNION ALL
-          SELECT k.amount_kopecks FROM clawbacks k
-           WHERE k.tenant_id = $1 AND k.member_id = $2 AND k.state = 'open' AND k.currency = $3
-             AND NOT EXISTS (SELECT 1 FROM payout_claims c WHERE c.tenant_id = $1 AND c.item_id = k.id)) i`;
+  SELECT (coalesce((SELECT l.available_kopecks FROM ledger_balances l
+                     WHERE l.tenant_id = $1 AND l.member_id = $2 AND l.currency = $3), 0)
+          - (SELECT coalesce(sum(k.amount_kopecks), 0) FROM clawbacks k
+              WHERE k.tenant_id = $1 AND k.member_id = $2 AND k.currency = $3 AND k.state = 'held')
+          - (SELECT coalesce(sum(b.amount_kopecks), 0) FROM bonuses b
+              WHERE b.tenant_id = $1 AND b.member_id = $2 AND b.status = 'approved'
+                AND b.currency = $3 AND b.approved_at > $4
+                AND NOT EXISTS (SELECT 1 FROM payout_claims c
+                                 WHERE c.tenant_id = $1 AND c.item_id = b.id)))::text AS s`;
 
 export interface PayoutItemRow {
   item_id: string;
@@ -151,9 +156,8 @@ export class PayoutsRepository {
 
   /**
    * What a run would pay one member in one currency: `collectPayable`'s items of that member
-   * (approved bonuses approved by `approvedBefore` and open clawbacks, none claimed), summed. Reads
-   * only the member's unpaid items (`ix_bonuses_member_approved`, `ix_clawbacks_open`), never
-   * their history.
+   * (approved bonuses approved by `approvedBefore` and open clawbacks, none claimed), summed; from
+   * the kept balance (MEMBER_PAYABLE_SQL), so a partner with a long history costs no more.
    */
   async payableOf(
     tenantId: string,

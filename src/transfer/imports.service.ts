@@ -284,7 +284,8 @@ export class ImportsService
         )
         .finally(() => job.settle());
       if (job.aborted) throw new ImportsStoppingError();
-      if (error instanceof UnknownColumnsError) throw new UnknownImportColumnsError(error.columns, error.total);
+      if (error instanceof UnknownColumnsError)
+        throw new UnknownImportColumnsError(error.columns, error.total);
       throw error;
     }
     return { importId, checker };
