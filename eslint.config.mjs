@@ -5,6 +5,16 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 import { boundariesConfig } from './eslint.boundaries.mjs';
 
+// Nest's public API is what its packages' roots export; a path below one (`@nestjs/core/router/…`,
+// `@nestjs/common/constants`, `@nestjs/swagger/dist/…`) is its internals, which a minor release
+// may move or change (docs/architecture.md, "Fast lanes"). Nowhere in src/.
+const nestInternals = {
+  group: ['@nestjs/*/**'],
+  message:
+    "Import from the package's root (@nestjs/common, @nestjs/core, …): a deeper path is Nest's internals. " +
+    "Route metadata: src/common/http/route-metadata.ts.",
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'examples/**', '*.mjs', '*.js'] },
   js.configs.recommended,
@@ -46,9 +56,15 @@ export default tseslint.config(
               message: 'Use Optional() from src/common/validation/optional: null is not absent.',
             },
           ],
+          patterns: [nestInternals],
         },
       ],
     },
+  },
+  {
+    // src/config/ may use IsOptional (above), not Nest's internals.
+    files: ['src/config/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [nestInternals] }] },
   },
   {
     // Pages escape by default (preact-render-to-string); raw HTML only in the view layer's one

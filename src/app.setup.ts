@@ -1,4 +1,4 @@
-import { INestApplication, ValidationPipe } from '@nestjs/common';
+import { INestApplication, ValidationPipe, type ValidationPipeOptions } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
@@ -15,7 +15,8 @@ import { jsonBodyMiddlewares } from './common/http/json-body';
 import { requestIdMiddleware } from './common/http/request-id';
 import { httpMetricsMiddleware } from './common/metrics/http-metrics';
 import { AppConfig } from './config/app-config';
-import { expressTrustProxy } from './config/trust-proxy';
+import { parseQuery } from './common/http/query';
+import { trustProxyFn } from './config/trust-proxy';
 import { FastLanes, headersSetBy } from './fast-lanes/fast-lanes';
 
 /**
@@ -33,8 +34,10 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   // widget script, which is revalidated, sets its own version ETag.
   app.set('etag', false);
   // Whose X-Forwarded-For names the client for req.ip and the per-IP rate limits: nobody's unless
-  // TRUST_PROXY says so (src/config/trust-proxy.ts).
-  app.set('trust proxy', expressTrustProxy(config.trustProxy));
+  // TRUST_PROXY says so (src/config/trust-proxy.ts). Both settings are given as the functions the
+  // fast lanes call too (Express documents the function form of each).
+  app.set('trust proxy', trustProxyFn(config.trustProxy));
+  app.set('query parser', parseQuery);
   // The popup must keep window.opener on every response of its flow, redirects included (docs/embedding.md),
   // so /oauth gets helmet without Cross-Origin-Opener-Policy.
   const headers = helmet();
@@ -50,19 +53,20 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   // The HTML pages (popup, landing page, admin pages) post plain forms, and nothing else.
   app.use(FORM_PATHS, ...formBodyMiddlewares());
   app.use(...jsonBodyMiddlewares());
-  const validation = new ValidationPipe({
+  const validationOptions: ValidationPipeOptions = {
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
     exceptionFactory: validationExceptionFactory,
-  });
+  };
+  const validation = new ValidationPipe(validationOptions);
   app.useGlobalPipes(validation);
   setupOpenApi(app, config);
   // The `@FastLane()` routes, answered ahead of Express from the same definitions, pipe and
   // security headers (docs/architecture.md, "Fast lanes").
   const captured = { api: headersSetBy(headers), popup: headersSetBy(popupHeaders) };
   app.get(FastLanes).install(app, {
-    validation,
+    validation: { pipe: validation, options: validationOptions },
     securityHeaders: (path) => (securityHeaders(path) === headers ? captured.api : captured.popup),
   });
   // What Node's HTTP parser refuses (a target or headers over 16 KiB) is a problem document too.

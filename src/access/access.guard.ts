@@ -6,11 +6,11 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
-import { PATH_METADATA } from '@nestjs/common/constants';
 import type { Request, Response } from 'express';
 import { AccessService } from './access.service';
 import { credentialsOf } from './credentials';
 import type { AuthenticatedRequest, Principal } from './principal';
+import { routeMetadata } from '../common/http/route-metadata';
 import { routeAccess } from './route-access';
 
 /**
@@ -37,7 +37,7 @@ export class AccessGuard implements CanActivate, OnApplicationBootstrap {
       const prototype = Object.getPrototypeOf(instance) as Record<string, object>;
       for (const name of this.scanner.getAllMethodNames(prototype)) {
         const handler = prototype[name];
-        if (Reflect.getMetadata(PATH_METADATA, handler) === undefined) continue;
+        if (routeMetadata('path', handler) === undefined) continue;
         const route = routeAccess(metatype as never, handler);
         if (!route.policy) {
           this.logger.error(`Route ${metatype.name}.${name} declares no access policy`);

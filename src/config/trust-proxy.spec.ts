@@ -1,5 +1,9 @@
 import { loadConfig } from './load-config';
-import { expressTrustProxy, parseTrustProxy, trustProxyError } from './trust-proxy';
+import express from 'express';
+import fc from 'fast-check';
+import proxyaddr from 'proxy-addr';
+import request from 'supertest';
+import { expressTrustProxy, parseTrustProxy, trustProxyError, trustProxyFn } from './trust-proxy';
 
 const SECRETS = {
   ADMIN_TOKEN: 'adm_0123456789abcdefghijklmnop',
@@ -65,5 +69,37 @@ describe('TRUST_PROXY', () => {
     expect(given).toEqual(['loopback', '10.0.0.0/8']);
     expect(given).not.toBe(list);
     expect(expressTrustProxy(2)).toBe(2);
+  });
+
+  it('names the client as Express names it from the value form (the fast lanes use the function)', async () => {
+    const settings = ['false', '1', '3', 'loopback', 'loopback,10.0.0.0/8', 'uniquelocal,::1'];
+    const apps = settings.map((value) => {
+      const setting = parseTrustProxy(value);
+      const app = express();
+      app.set('trust proxy', expressTrustProxy(setting));
+      const trust = trustProxyFn(setting);
+      app.get('/', (req, res) => {
+        res.json({ express: req.ip, lane: proxyaddr(req, trust) });
+      });
+      return app;
+    });
+    const address = fc.oneof(
+      fc.ipV4(),
+      fc.ipV6(),
+      fc.constantFrom('10.1.2.3', '127.0.0.1', '::1', 'fd00::5', '192.168.0.9', 'junk'),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat({ max: apps.length - 1 }),
+        fc.array(address, { maxLength: 5 }),
+        async (which, hops) => {
+          const call = request(apps[which]).get('/');
+          if (hops.length) void call.set('X-Forwarded-For', hops.join(', '));
+          const { body } = await call;
+          expect(body.lane).toBe(body.express);
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import proxyaddr from 'proxy-addr';
 
 /**
  * Express's `trust proxy` as this service takes it (`TRUST_PROXY`, docs/operations.md): whose
@@ -61,4 +62,16 @@ export function parseTrustProxy(value: string | undefined): TrustProxy {
 /** The value for Express's `app.set('trust proxy', …)`. */
 export function expressTrustProxy(setting: TrustProxy): boolean | number | string[] {
   return typeof setting === 'object' ? [...setting] : setting;
+}
+
+/**
+ * The setting as a function of a hop's address and its index from the right (`proxy-addr`'s
+ * form), which decides whether that hop is trusted: what Express makes of `expressTrustProxy`'s
+ * value (trust-proxy.spec.ts compares them). app.setup.ts hands Express this function
+ * (`app.set('trust proxy', fn)`, a documented form) and the fast lanes call `proxy-addr` with it,
+ * so both roads name the same client by construction.
+ */
+export function trustProxyFn(setting: TrustProxy): (address: string, hop: number) => boolean {
+  if (typeof setting === 'number') return (_address, hop) => hop < setting;
+  return proxyaddr.compile(setting === false ? [] : [...setting]);
 }

@@ -1,11 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import {
-  type INestApplication,
-  Injectable,
-  Logger,
-  type PipeTransform,
-  type Type,
-} from '@nestjs/common';
+import { type INestApplication, Injectable, Logger, type Type } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { PinoLogger } from 'nestjs-pino';
 import { type HttpLogger, pinoHttp } from 'pino-http';
@@ -20,14 +14,22 @@ import { REQUEST_ID_HEADER, requestIdFrom } from '../common/http/request-id';
 import { countRequest } from '../common/metrics/http-metrics';
 import { isPageResult } from '../common/pages/page';
 import { pageAnswer } from '../common/pages/send';
+import { parseQuery } from '../common/http/query';
 import { AppConfig } from '../config/app-config';
+import { trustProxyFn } from '../config/trust-proxy';
 import { FAST_LANE } from './fast-lane.decorator';
-import { type LaneRequest, type LaneRoute, laneRoute, resolveArgs } from './lane-route';
+import {
+  type LaneRequest,
+  type LaneRoute,
+  laneRoute,
+  type LaneValidation,
+  resolveArgs,
+} from './lane-route';
 
 /** What the lanes take from the pipeline that app.setup.ts builds. */
 export interface PipelineParts {
-  /** The global ValidationPipe, the one instance the pipeline runs. */
-  validation: PipeTransform;
+  /** The global ValidationPipe, the one instance the pipeline runs, and its options. */
+  validation: LaneValidation;
   /** The constant headers the security middleware (helmet) gives an answer on `path`. */
   securityHeaders: (path: string) => Readonly<Record<string, string>>;
 }
@@ -63,7 +65,6 @@ export class FastLanes {
   private routes: LaneRoute[] = [];
   private parts: PipelineParts;
   private trustProxy: Parameters<typeof proxyaddr>[1];
-  private parseQuery: (query: string) => Record<string, unknown>;
   private accessLog?: HttpLogger<IncomingMessage, ServerResponse>;
   private readonly baseHeaders = new Map<LaneRoute, { flat: string[]; lower: Set<string> }>();
 
@@ -82,9 +83,9 @@ export class FastLanes {
   /** Puts the lanes in front of the application's request listener (Express). */
   install(app: INestApplication, parts: PipelineParts): void {
     this.parts = parts;
-    const express = app.getHttpAdapter().getInstance() as { get(name: string): unknown };
-    this.trustProxy = express.get('trust proxy fn') as Parameters<typeof proxyaddr>[1];
-    this.parseQuery = express.get('query parser fn') as (q: string) => Record<string, unknown>;
+    // Whom req.ip names and what req.query holds, from what app.setup.ts gives Express through
+    // its documented settings (`trust proxy`, `query parser`): the same config and function.
+    this.trustProxy = trustProxyFn(this.config.trustProxy);
     this.routes = this.discover();
     const server = app.getHttpServer() as Server;
     const listeners = server.listeners('request');
@@ -124,7 +125,7 @@ export class FastLanes {
       res,
       start: process.hrtime.bigint(),
       args: [],
-      lane: new LaneRequestOf(req, url, queryAt, found.params, this.trustProxy, this.parseQuery),
+      lane: new LaneRequestOf(req, url, queryAt, found.params, this.trustProxy),
     };
     let answered: true | Promise<true>;
     try {
@@ -291,13 +292,12 @@ class LaneRequestOf implements LaneRequest {
     private readonly queryAt: number,
     readonly params: Record<string, string>,
     private readonly trustProxy: Parameters<typeof proxyaddr>[1],
-    private readonly parseQuery: (query: string) => Record<string, unknown>,
   ) {
     this.headers = req.headers;
   }
 
   get query(): Record<string, unknown> {
-    return (this.parsedQuery ??= this.parseQuery(
+    return (this.parsedQuery ??= parseQuery(
       this.queryAt < 0 ? '' : this.url.slice(this.queryAt + 1),
     ));
   }

@@ -16,7 +16,20 @@ import { IsString } from 'class-validator';
 import { CurrentTenant, EmbedOrigin, Public } from '../common/access/access.decorators';
 import { RateLimit } from '../access/rate-limits';
 import { Pages } from '../common/pages/pages.decorator';
-import { type LaneRequest, laneRoute, resolveArgs } from './lane-route';
+import fc from 'fast-check';
+import {
+  type LaneRequest,
+  laneRoute,
+  type LaneValidation,
+  piping,
+  resolveArgs,
+} from './lane-route';
+
+/** The global pipe's options (app.setup.ts) but its exception factory, and the pipe. */
+const validation = (): LaneValidation => {
+  const options = { whitelist: true, forbidNonWhitelisted: true, transform: true };
+  return { pipe: new ValidationPipe(options), options };
+};
 
 /** What a lane reads of a route is the route's own declarations, or the start fails. */
 class ReadQuery {
@@ -94,11 +107,7 @@ describe('laneRoute', () => {
 
   it('resolves the arguments as Nest does: parameters and the query DTO through the pipe', async () => {
     const read = route(Reads, 'read');
-    const pipe = new ValidationPipe({
-      whitelist: true,
-      forbidNonWhitelisted: true,
-      transform: true,
-    });
+    const pipe = validation();
     const req: LaneRequest = {
       method: 'GET',
       url: '/widgets/v1/things/7?tenant=acme',
@@ -133,10 +142,56 @@ describe('laneRoute', () => {
 
   it.each([
     ['write', /not a GET route/],
-    ['guarded', /__guards__ of its own/],
+    ['guarded', /@UseGuards\(\) of its own/],
     ['piped', /argument 0 has pipes of its own/],
     ['intercepted', /an interceptor of its own/],
   ])('refuses %s: a lane could not answer it as the pipeline does', (name, why) => {
     expect(() => route(Reads, name)).toThrow(why);
+  });
+
+  it('answers a value the pipe does not validate as the pipe itself does, without a promise', async () => {
+    const { pipe, options } = validation();
+    const metatypes = [String, Number, Boolean, Array, Object, Date, Buffer, undefined];
+    const value = fc.oneof(
+      fc.constant(undefined),
+      fc.string(),
+      fc.constantFrom('true', 'false', '', '1', '01', '-0', 'NaN', ' 2 '),
+      fc.array(fc.string(), { maxLength: 3 }),
+      fc.dictionary(fc.string(), fc.string(), { maxKeys: 3 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('param', 'query', 'custom' as const),
+        fc.constantFrom(...metatypes),
+        fc.constantFrom('id', undefined),
+        value,
+        async (type, metatype, data, input) => {
+          const metadata = { type, metatype, data };
+          // What each answers, or that it refused (the lane at once, the pipe in its promise).
+          const outcome = async (run: () => unknown) => {
+            try {
+              return { value: await run() };
+            } catch (error) {
+              return { refused: String(error) };
+            }
+          };
+          const lane = await outcome(() => {
+            const now = piping({ pipe, options }, metadata)(input);
+            expect(now).not.toBeInstanceOf(Promise);
+            return now;
+          });
+          expect(lane).toStrictEqual(await outcome(() => pipe.transform(input, metadata)));
+        },
+      ),
+      { numRuns: 500 },
+    );
+    // A DTO goes to the pipe itself; so does everything under options that change the rule.
+    const dto = piping({ pipe, options }, { type: 'query', metatype: ReadQuery })({ tenant: 'a' });
+    expect(dto).toBeInstanceOf(Promise);
+    await expect(dto).resolves.toBeInstanceOf(ReadQuery);
+    const strict = { pipe, options: { ...options, validateCustomDecorators: true } };
+    const custom = piping(strict, { type: 'custom', metatype: String })('x');
+    expect(custom).toBeInstanceOf(Promise);
+    await expect(custom).resolves.toBe('x');
   });
 });

@@ -1,23 +1,15 @@
-import { type PipeTransform, RequestMethod, type Type, ValidationPipe } from '@nestjs/common';
 import {
-  CUSTOM_ROUTE_ARGS_METADATA,
-  GUARDS_METADATA,
-  HEADERS_METADATA,
-  HTTP_CODE_METADATA,
-  INTERCEPTORS_METADATA,
-  METHOD_METADATA,
-  PARAMTYPES_METADATA,
-  PATH_METADATA,
-  PIPES_METADATA,
-  ROUTE_ARGS_METADATA,
-} from '@nestjs/common/constants';
-import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
-import type { ArgumentMetadata, ExecutionContext } from '@nestjs/common/interfaces';
-import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
-import { RouteParamsFactory } from '@nestjs/core/router/route-params-factory';
+  type ArgumentMetadata,
+  type ExecutionContext,
+  RequestMethod,
+  type Type,
+  type ValidationPipe,
+  type ValidationPipeOptions,
+} from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AuthenticatedRequest } from '../access/principal';
 import { routeAccess, type RouteAccess } from '../access/route-access';
+import { type RouteArg, routeArgs, routeMetadata } from '../common/http/route-metadata';
 import { PageInterceptor } from '../common/pages/page.interceptor';
 
 /** The request a lane hands the route's argument decorators: the parts Nest's own read. */
@@ -64,8 +56,15 @@ export interface LaneRoute {
   readonly instance: object;
 }
 
-const SUPPORTED = new Set([RouteParamtypes.PARAM, RouteParamtypes.QUERY, RouteParamtypes.IP]);
-const params = new RouteParamsFactory();
+/**
+ * The pipeline's global ValidationPipe, and the options it was made with (app.setup.ts): the lane
+ * hands a DTO to the pipe itself, through its public `transform`, so the options, the DTO's rules
+ * and what the pipe does before them are the pipeline's own.
+ */
+export interface LaneValidation {
+  pipe: Pick<ValidationPipe, 'transform'>;
+  options: ValidationPipeOptions;
+}
 
 /**
  * `handler` of `controller` as a lane route. Anything the lane could not do exactly as the
@@ -80,24 +79,29 @@ export function laneRoute(
 ): LaneRoute {
   const name = `${controller.name}.${handler.name}`;
   const refuse = (why: string) => new Error(`${name} cannot be a fast lane: ${why}`);
-  const meta = <T>(key: string, target: object): T | undefined =>
-    Reflect.getMetadata(key, target) as T | undefined;
-  if (meta<RequestMethod>(METHOD_METADATA, handler) !== RequestMethod.GET) {
+  if (routeMetadata<RequestMethod>('method', handler) !== RequestMethod.GET) {
     throw refuse('not a GET route');
   }
   const interceptors = [controller, handler].flatMap(
-    (t) => meta<unknown[]>(INTERCEPTORS_METADATA, t) ?? [],
+    (t) => routeMetadata<unknown[]>('interceptors', t) ?? [],
   );
   if (interceptors.some((interceptor) => interceptor !== PageInterceptor)) {
     throw refuse('an interceptor of its own');
   }
-  for (const key of [GUARDS_METADATA, PIPES_METADATA]) {
-    if ([controller, handler].some((t) => meta<unknown[]>(key, t)?.length)) {
-      throw refuse(`${key} of its own`);
+  for (const [key, what] of [
+    ['guards', '@UseGuards()'],
+    ['pipes', '@UsePipes()'],
+  ] as const) {
+    if ([controller, handler].some((t) => routeMetadata<unknown[]>(key, t)?.length)) {
+      throw refuse(`${what} of its own`);
     }
   }
-  const pattern = joinPath(meta(PATH_METADATA, controller), meta(PATH_METADATA, handler), refuse);
-  const declared = meta<{ name: string; value: string }[]>(HEADERS_METADATA, handler) ?? [];
+  const pattern = joinPath(
+    routeMetadata('path', controller),
+    routeMetadata('path', handler),
+    refuse,
+  );
+  const declared = routeMetadata<{ name: string; value: string }[]>('headers', handler) ?? [];
   const headers = declared.flatMap(({ name: header, value }) => [header, value]);
   return {
     pattern,
@@ -106,7 +110,7 @@ export function laneRoute(
       .split('/')
       .map((segment) => (segment.startsWith(':') ? { param: segment.slice(1) } : segment)),
     access: routeAccess(controller, handler),
-    status: meta<number>(HTTP_CODE_METADATA, handler) ?? 200,
+    status: routeMetadata<number>('httpCode', handler) ?? 200,
     headers,
     pages: interceptors.includes(PageInterceptor),
     args: argsOf(controller, handler, refuse),
@@ -122,48 +126,55 @@ function argsOf(
   handler: (...args: unknown[]) => unknown,
   refuse: (why: string) => Error,
 ): LaneArg[] {
-  const declared = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, handler.name) ??
-    {}) as Record<string, { index: number; data?: string; pipes?: unknown[]; factory?: Factory }>;
-  const types = (Reflect.getMetadata(PARAMTYPES_METADATA, controller.prototype, handler.name) ??
+  // The parameter types TypeScript records (emitDecoratorMetadata), as Nest reads them.
+  const types = (Reflect.getMetadata('design:paramtypes', controller.prototype, handler.name) ??
     []) as Type<unknown>[];
-  return Object.entries(declared).map(([key, { index, data, pipes, factory }]) => {
-    if (pipes?.length) throw refuse(`argument ${index} has pipes of its own`);
+  return routeArgs(controller, handler.name).map((arg) => {
+    const { index, kind, data, pipes, factory } = arg;
+    if (pipes.length) throw refuse(`argument ${index} has pipes of its own`);
     const metatype = types[index];
-    if (key.includes(CUSTOM_ROUTE_ARGS_METADATA) && factory) {
+    if (kind === 'custom' && factory) {
       return {
         index,
-        piped: { type: 'custom', metatype, data },
+        piped: { type: 'custom', metatype, data: data as string | undefined },
         value: (_: LaneRequest, context: ExecutionContext) => factory(data, context),
         afterAccess: true,
       };
     }
-    const type = Number(key.split(':')[0]) as RouteParamtypes;
-    if (!SUPPORTED.has(type)) throw refuse(`argument ${index} is not a parameter, query or IP`);
-    const piped: ArgumentMetadata | undefined =
-      type === RouteParamtypes.IP
-        ? undefined
-        : { type: type === RouteParamtypes.PARAM ? 'param' : 'query', metatype, data };
+    if (kind !== 'param' && kind !== 'query' && kind !== 'ip') {
+      throw refuse(`argument ${index} is not a parameter, query or IP`);
+    }
     return {
       index,
-      piped,
-      value: (req: LaneRequest) =>
-        params.exchangeKeyForValue(type, data as string, { req, res: null, next: () => undefined }),
+      piped: kind === 'ip' ? undefined : { type: kind, metatype, data: data as string | undefined },
+      value: extract(arg),
       afterAccess: false,
-      byQuery: type === RouteParamtypes.QUERY && data === undefined ? new Map() : undefined,
+      byQuery: kind === 'query' && data === undefined ? new Map() : undefined,
     };
   });
 }
 
-type Factory = (data: unknown, context: ExecutionContext) => unknown;
+/** What `@Param(data)`, `@Query(data)` and `@Ip()` give the handler, as Nest's router reads them. */
+function extract({ kind, data }: RouteArg): (req: LaneRequest) => unknown {
+  const key = data as string | undefined;
+  switch (kind) {
+    case 'param':
+      return key ? (req) => req.params[key] : (req) => req.params;
+    case 'query':
+      return key ? (req) => req.query[key] : (req) => req.query;
+    default:
+      return (req) => req.ip;
+  }
+}
 
 /**
- * Resolves the handler's arguments as Nest's router does: extracted, then through `pipe`; now
+ * Resolves the handler's arguments as Nest's router does: extracted, then through the pipe; now
  * where the pipe need not wait (see `piping`), else in a promise.
  */
 export function resolveArgs(
   route: LaneRoute,
   req: LaneRequest,
-  pipe: PipeTransform,
+  validation: LaneValidation,
   afterAccess: boolean,
   into: unknown[],
 ): void | Promise<void> {
@@ -172,20 +183,70 @@ export function resolveArgs(
   for (const arg of route.args) {
     if (arg.afterAccess !== afterAccess) continue;
     // Only a custom decorator reads the execution context.
-    if (arg.afterAccess) {
-      context ??= new ExecutionContextHost([req, null, null], route.controller, route.handler);
-    }
+    if (arg.afterAccess) context ??= new LaneContext(req, route.controller, route.handler);
     const value = arg.value(req, context!);
     const piped = arg.byQuery
-      ? remembered(arg.byQuery, req.url, () => piping(pipe, arg.piped!)(value))
+      ? remembered(arg.byQuery, req.url, () => piping(validation, arg.piped!)(value))
       : arg.piped
-        ? piping(pipe, arg.piped)(value)
+        ? piping(validation, arg.piped)(value)
         : value;
     if (piped instanceof Promise) {
       (pending ??= []).push(piped.then((v) => void (into[arg.index] = v)));
     } else into[arg.index] = piped;
   }
   if (pending) return Promise.all(pending).then(() => undefined);
+}
+
+/**
+ * The ExecutionContext a custom argument decorator (`@CurrentTenant()`) is given: the request of
+ * an HTTP call, its controller and handler, as Nest gives them (its own class is internal).
+ */
+class LaneContext implements ExecutionContext {
+  private readonly args: [LaneRequest, null, null];
+
+  constructor(
+    req: LaneRequest,
+    private readonly controller: Type<unknown>,
+    private readonly handler: (...args: unknown[]) => unknown,
+  ) {
+    this.args = [req, null, null];
+  }
+
+  getClass<T>(): Type<T> {
+    return this.controller as Type<T>;
+  }
+  getHandler(): (...args: unknown[]) => unknown {
+    return this.handler;
+  }
+  getArgs<T extends unknown[]>(): T {
+    return this.args as unknown as T;
+  }
+  getArgByIndex<T>(index: number): T {
+    return this.args[index] as T;
+  }
+  getType<T extends string>(): T {
+    return 'http' as T;
+  }
+  switchToHttp(): ReturnType<ExecutionContext['switchToHttp']> {
+    const [req, res, next] = this.args;
+    return {
+      getRequest: <T>() => req as T,
+      getResponse: <T>() => res as T,
+      getNext: <T>() => next as T,
+    };
+  }
+  switchToRpc(): ReturnType<ExecutionContext['switchToRpc']> {
+    const [data, context] = this.args;
+    return { getData: <T>() => data as T, getContext: <T>() => context as T };
+  }
+  switchToWs(): ReturnType<ExecutionContext['switchToWs']> {
+    const [client, data] = this.args;
+    return {
+      getClient: <T>() => client as T,
+      getData: <T>() => data as T,
+      getPattern: () => '',
+    };
+  }
 }
 
 /**
@@ -213,30 +274,49 @@ function remembered(kept: Map<string, unknown>, url: string, pipe: () => unknown
 const quick = new WeakMap<ArgumentMetadata, (value: unknown) => unknown>();
 
 /**
- * `pipe.transform` for an argument. The ValidationPipe answers a value it does not validate (a
- * string path parameter, a custom decorator's value) with its own `transformPrimitive` at once;
- * that step is called here without the promise of `transform`, which on the hottest lane costs
- * more than the rest of the arguments.
+ * The pipe's `transform` for an argument, decided once per argument. A value with a DTO class goes
+ * to the pipe itself (a promise). A value the pipe does not validate (a string path parameter, a
+ * custom decorator's value) it answers at once by a fixed rule, `primitive` below, which the lane
+ * applies without the promise of `transform`: on the hottest lane that promise costs more than the
+ * rest of the arguments. The rule is the pipe's for primitives under `transform: true` (a named
+ * path or query parameter typed Number, Boolean or String converted, anything else as it is), and
+ * lane-route.spec.ts checks it against the pipe's own `transform` for generated values; pipe options that change it (`expectedType`, `validateCustomDecorators`,
+ * `transform` off) send every argument to the pipe.
  */
-function piping(pipe: PipeTransform, metadata: ArgumentMetadata): (value: unknown) => unknown {
+export function piping(
+  { pipe, options }: LaneValidation,
+  metadata: ArgumentMetadata,
+): (value: unknown) => unknown {
   let run = quick.get(metadata);
   if (!run) {
-    const own = pipe as unknown as {
-      toValidate(metadata: ArgumentMetadata): boolean;
-      transformPrimitive(value: unknown, metadata: ArgumentMetadata): unknown;
-      isTransformEnabled: boolean;
-      expectedType?: unknown;
-    };
-    const cheap = pipe instanceof ValidationPipe && !own.expectedType && !own.toValidate(metadata);
-    run = cheap
-      ? own.isTransformEnabled
-        ? (value) => own.transformPrimitive(value, metadata)
-        : (value) => value
-      : (value) => pipe.transform(value, metadata) as unknown;
+    const plain =
+      options.transform === true && !options.expectedType && !options.validateCustomDecorators;
+    const cheap = plain ? primitive(metadata) : undefined;
+    run = cheap ?? ((value) => pipe.transform(value, metadata) as unknown);
     quick.set(metadata, run);
   }
   return run;
 }
+
+/** What the pipe (with `transform: true`) does with a value it does not validate; or none. */
+function primitive({
+  type,
+  metatype,
+  data,
+}: ArgumentMetadata): ((v: unknown) => unknown) | undefined {
+  const same = (value: unknown) => value;
+  if (type === 'custom') return same; // not validated: custom decorators are trusted
+  if (metatype && !UNVALIDATED.includes(metatype)) return undefined; // a DTO: the pipe's
+  if (!data || (type !== 'param' && type !== 'query')) return same; // the whole query or params
+  if (metatype === Boolean) return (v) => (v === undefined ? v : v === true || v === 'true');
+  if (metatype === Number) return (v) => (v === undefined ? v : +(v as number));
+  // As the pipe does: an array becomes `a,b`, an object whatever String() makes of it.
+  if (metatype === String) return (v) => (v === undefined ? v : `${v as string}`);
+  return same;
+}
+
+/** The types the ValidationPipe does not validate (nor does it any argument without a type). */
+const UNVALIDATED: unknown[] = [String, Boolean, Number, Array, Object, Buffer, Date];
 
 /** `/<controller path>/<method path>` as Nest registers it with Express. */
 function joinPath(controller: unknown, method: unknown, refuse: (why: string) => Error): string {

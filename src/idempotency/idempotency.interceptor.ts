@@ -5,13 +5,13 @@ import {
   Injectable,
   NestInterceptor,
 } from '@nestjs/common';
-import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { createHash } from 'node:crypto';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import type { AuthenticatedRequest } from '../access/principal';
 import { DomainError, ValidationFailedError } from '../common/errors/domain-error';
+import { ROUTE_METADATA } from '../common/http/route-metadata';
 import { TransactionHost } from '../database/transaction-host';
 import { IdempotencyRepository } from './idempotency.repository';
 
@@ -55,7 +55,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const scope = routeScope(req);
     const requestHash = fingerprint(req.body);
     const status =
-      this.reflector.get<number | undefined>(HTTP_CODE_METADATA, context.getHandler()) ??
+      this.reflector.get<number | undefined>(ROUTE_METADATA.httpCode, context.getHandler()) ??
       HttpStatus.CREATED;
     return this.tx.transaction(async () => {
       if (!(await this.keys.tryLock(tenantId, scope, key))) {

@@ -1,8 +1,17 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiProduces, ApiResponse } from '@nestjs/swagger';
-import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiProduces,
+  ApiResponse,
+  type OpenAPIObject,
+} from '@nestjs/swagger';
 
-export type { SchemaObject };
+/** An OpenAPI schema (not a `$ref`), by the type @nestjs/swagger exports from its root. */
+export type SchemaObject = Exclude<
+  NonNullable<NonNullable<OpenAPIObject['components']>['schemas']>[string],
+  { $ref: string }
+>;
 
 /**
  * OpenAPI for the routes that answer browsers rather than API clients (the popup, short links,

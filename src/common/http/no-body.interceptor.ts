@@ -1,10 +1,9 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
-import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
-import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import type { Request } from 'express';
 import type { Observable } from 'rxjs';
 import { ValidationFailedError } from '../errors/domain-error';
 import { JSON_API } from './json-body';
+import { routeArgs } from './route-metadata';
 
 /**
  * README.md, "API overview": unknown body fields are refused, never dropped. A JSON route that
@@ -39,12 +38,8 @@ export class NoBodyInterceptor implements NestInterceptor {
     const handler = context.getHandler();
     let known = this.takesBody.get(handler);
     if (known === undefined) {
-      const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, context.getClass(), handler.name) ??
-        {}) as Record<string, unknown>;
-      known = Object.keys(args).some((key) =>
-        [RouteParamtypes.BODY, RouteParamtypes.RAW_BODY, RouteParamtypes.REQUEST].includes(
-          Number(key.split(':')[0]),
-        ),
+      known = routeArgs(context.getClass(), handler.name).some(({ kind }) =>
+        ['body', 'raw-body', 'req'].includes(kind),
       );
       this.takesBody.set(handler, known);
     }

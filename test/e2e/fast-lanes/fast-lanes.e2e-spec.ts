@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Response } from 'supertest';
+import fc from 'fast-check';
 import type Redis from 'ioredis';
 import { AccessService } from '../../../src/access/access.service';
 import { FastLanes } from '../../../src/fast-lanes/fast-lanes';
@@ -143,6 +144,109 @@ describe('fast lanes: the lane and the pipeline answer alike', () => {
       expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
       expect(res.headers['vary']).toMatch(/Origin/);
     }
+  });
+
+  it('answers generated queries, valid or not, as the pipeline does', async () => {
+    // Names the DTOs know and some they do not, values each DTO takes or refuses, repeated
+    // names, empty values and arbitrary text (which the hostile-input rules may refuse first).
+    const name = fc.constantFrom(
+      'page',
+      'page_size',
+      'status',
+      'locale',
+      'max_depth',
+      'tenant',
+      'extra',
+      'Page',
+      'status[]',
+      '__proto__',
+      'constructor',
+    );
+    const value = fc.oneof(
+      fc.constantFrom(
+        ...['1', '0', '01', '-1', '2', '20', '21', '100', '101', '1e1', '0x10', ' 1', '1.5'],
+        ...['', 'all', 'converted', 'new', 'lost', 'en', 'ru-RU', 'xx', 'true', 'null'],
+        tenant.slug,
+      ),
+      fc.string({ maxLength: 6 }),
+    );
+    const read = fc.constantFrom(
+      'cabinet',
+      'bonuses',
+      'leads',
+      'referral-tree',
+      'partners',
+      'payouts',
+    );
+    const query = fc.array(fc.tuple(name, value), { maxLength: 4 });
+    let answered = 0;
+    let handedOn = 0;
+    await fc.assert(
+      fc.asyncProperty(read, fc.boolean(), query, async (what, withTenant, pairs) => {
+        const all = withTenant ? [['tenant', tenant.slug] as const, ...pairs] : pairs;
+        const text = all
+          .map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v)}`)
+          .join('&');
+        const path = `/embed/v1/data/${what}/${chain[1].memberId}${text ? `?${text}` : ''}`;
+        served = [];
+        const first = await embed(path)();
+        await new Promise((resolve) => setImmediate(resolve));
+        expect(served).toHaveLength(1);
+        if (served[0]) answered++;
+        else handedOn++;
+        // The lane answers only what the route accepts; the rest is the pipeline's to refuse.
+        expect({ path, status: first.status, lane: served[0] }).toEqual({
+          path,
+          status: served[0] ? 200 : first.status,
+          lane: first.status === 200,
+        });
+        const second = await viaPipeline(embed(path));
+        expect({ path, ...comparable(first) }).toEqual({ path, ...comparable(second) });
+      }),
+      {
+        numRuns: 120,
+        // Always among them: repeated names, which the query parser makes arrays of, and the
+        // prototype's names, which the pipe strips.
+        examples: [
+          ['cabinet', true, [['tenant', '1']]],
+          [
+            'leads',
+            true,
+            [
+              ['status', 'all'],
+              ['status', 'new'],
+            ],
+          ],
+          [
+            'bonuses',
+            true,
+            [
+              ['page', '1'],
+              ['page', '1'],
+            ],
+          ],
+          [
+            'partners',
+            true,
+            [
+              ['__proto__', 'x'],
+              ['constructor', '1'],
+            ],
+          ],
+          [
+            'referral-tree',
+            true,
+            [
+              ['max_depth', '2'],
+              ['status[]', 'all'],
+            ],
+          ],
+        ],
+      },
+    );
+    // Both kinds were generated: the property saw valid and invalid queries.
+    expect(answered).toBeGreaterThan(5);
+    expect(handedOn).toBeGreaterThan(5);
   });
 
   it('hands on the 429 of the rate limit, which both roads count by the one declaration', async () => {
