@@ -4,10 +4,22 @@ import {
   ExecutionContext,
   SetMetadata,
 } from '@nestjs/common';
-import { ApiHeader, ApiParam, ApiQuery, ApiSecurity, DECORATORS } from '@nestjs/swagger';
-import type { SecuritySchemeObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import {
+  ApiHeader,
+  ApiParam,
+  ApiQuery,
+  ApiSecurity,
+  DECORATORS,
+  type OpenAPIObject,
+} from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { RequestPrincipal, StaffRole } from './actor';
+
+/** A security scheme of the document, from the package's root exports only. */
+type SecuritySchemeObject = Exclude<
+  NonNullable<NonNullable<OpenAPIObject['components']>['securitySchemes']>[string],
+  { $ref: string }
+>;
 
 /**
  * What a route declares about access (docs/architecture.md, "Auth policies"): every controller uses
