@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { BullModule } from '@nestjs/bull';
+import { ScheduleModule } from '@nestjs/schedule';
 import { AdminPagesModule } from './admin-pages/admin-pages.module';
 import { AuditModule } from './audit/audit.module';
 import { BonusesModule, BonusesWorkerModule } from './bonuses/bonuses.module';
@@ -30,7 +31,7 @@ import { HousekeepingModule, HousekeepingWorkerModule } from './housekeeping/hou
 import { BullClients, bullRootOptions } from './redis/bull-options';
 import { BULL_CLIENTS, RedisModule } from './redis/redis.module';
 import { TenantsModule } from './tenants/tenants.module';
-import { TransferModule } from './transfer/transfer.module';
+import { TransferModule, TransferWorkerModule } from './transfer/transfer.module';
 import { MembersModule } from './members/members.module';
 import { WebhooksModule, WebhooksWorkerModule } from './webhooks/webhooks.module';
 import { WidgetModule } from './widget/widget.module';
@@ -52,6 +53,8 @@ export class AppModule {
           inject: [BULL_CLIENTS],
           useFactory: (clients: BullClients) => bullRootOptions(config, clients),
         }),
+        // The process's own timers (SchedulerRegistry), cleared at shutdown (docs/architecture.md).
+        ScheduleModule.forRoot(),
         OutboxModule,
         IdempotencyModule,
         HealthModule,
@@ -76,14 +79,15 @@ export class AppModule {
         ConsoleModule,
         FastLanesModule,
         HousekeepingModule,
-        // Queue consumers and timers run only where PROCESS_ROLE asks for a worker.
+        // Queue consumers, repeatable jobs and sweeps run only where PROCESS_ROLE asks for a worker.
         ...(config.processRole === 'api'
           ? []
           : [
               BonusesWorkerModule,
-              WebhooksWorkerModule,
+              WebhooksWorkerModule.forRoot(config),
               HousekeepingWorkerModule,
               PayoutsWorkerModule,
+              TransferWorkerModule,
             ]),
       ],
       providers: [

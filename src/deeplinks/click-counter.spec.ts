@@ -1,3 +1,4 @@
+import { SchedulerRegistry } from '@nestjs/schedule';
 import type { AppConfig } from '../config/app-config';
 import type { TransactionHost } from '../database/transaction-host';
 import type { UsersService } from '../members/users.service';
@@ -16,7 +17,13 @@ describe('ClickCounter', () => {
     const links = { addClicks: linkClicks } as unknown as DeeplinksRepository;
     const users = { addClicks: memberClicks } as unknown as UsersService;
     return {
-      counter: new ClickCounter(tx, { clickFlushMs: 1000 } as AppConfig, links, users),
+      counter: new ClickCounter(
+        tx,
+        { clickFlushMs: 1000 } as AppConfig,
+        links,
+        users,
+        new SchedulerRegistry(),
+      ),
       memberClicks,
     };
   }

@@ -1,4 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { addInterval, stopInterval } from '../common/schedule/timers';
 import { AppConfig } from '../config/app-config';
 import { TransactionHost } from '../database/transaction-host';
 import { UsersService } from '../members/users.service';
@@ -11,6 +13,9 @@ export interface ClickedLink {
   readonly memberId: string;
 }
 
+/** The flush timer's name in SchedulerRegistry. */
+export const CLICK_FLUSH_INTERVAL = 'deeplinks.click-flush';
+
 interface Pending extends ClickedLink {
   count: number;
 }
@@ -18,15 +23,16 @@ interface Pending extends ClickedLink {
 /**
  * Counts short-link clicks in memory and writes them every `CLICK_FLUSH_MS` in one transaction
  * (deeplinks.clicks_count, then the owner's members.clicks_count through UsersService), so a
- * redirect never waits for PostgreSQL. A failed write keeps its counts for the next one; shutdown
- * writes what is left. A process killed without warning loses at most one interval's clicks
+ * redirect never waits for PostgreSQL. The timer is a per-process interval in Nest's
+ * SchedulerRegistry (common/schedule/timers.ts): the counts are in this process's memory, in every
+ * role. A failed write keeps its counts for the next one; shutdown stops the timer and writes what
+ * is left. A process killed without warning loses at most one interval's clicks
  * (docs/architecture.md).
  */
 @Injectable()
 export class ClickCounter implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger(ClickCounter.name);
   private pending = new Map<string, Pending>();
-  private timer?: NodeJS.Timeout;
   private writing: Promise<void> = Promise.resolve();
 
   constructor(
@@ -34,15 +40,22 @@ export class ClickCounter implements OnModuleInit, BeforeApplicationShutdown {
     private readonly config: AppConfig,
     private readonly links: DeeplinksRepository,
     private readonly users: UsersService,
+    private readonly scheduler: SchedulerRegistry,
   ) {}
 
   onModuleInit(): void {
-    this.timer = setInterval(() => void this.flush(), this.config.clickFlushMs);
-    this.timer.unref();
+    // flush() never rejects: a failed write keeps its counts and logs.
+    addInterval(
+      this.scheduler,
+      CLICK_FLUSH_INTERVAL,
+      this.config.clickFlushMs,
+      () => this.flush(),
+      () => undefined,
+    );
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
+    stopInterval(this.scheduler, CLICK_FLUSH_INTERVAL);
     await this.flush();
   }
 

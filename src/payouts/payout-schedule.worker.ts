@@ -1,7 +1,7 @@
-import { InjectQueue } from '@nestjs/bull';
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { InjectQueue, OnQueueError, Process, Processor } from '@nestjs/bull';
+import { Logger, OnApplicationBootstrap } from '@nestjs/common';
 import type { Queue } from 'bull';
-import { startRepeatableJob } from '../redis/repeatable-job';
+import { keepRepeatable, logConsumerStop, scheduleOnConnect } from '../redis/repeatable';
 import { TenantsService } from '../tenants/tenants.service';
 import { scheduleDue, withPayoutDefaults } from '../tenants/payout-settings';
 import { PAYOUTS_QUEUE, SCHEDULED_RUNS_CRON, SCHEDULED_RUNS_JOB } from './payouts.queue';
@@ -9,12 +9,12 @@ import { PayoutsRepository } from './payouts.repository';
 import { PayoutsService } from './payouts.service';
 
 /**
- * The tenants' payout schedules in the worker role: one repeatable Bull job at 00:00 UTC (Bull
- * de-duplicates it across workers) runs every tenant whose `weekly:`/`monthly:` day it is. The
- * run's `schedule_key` (the UTC date) makes that day's run happen once even if the job fires
- * twice or two workers take it.
+ * The tenants' payout schedules in the worker role: one repeatable Bull job at 00:00 UTC, under a
+ * stable job id so several workers add one schedule (redis/repeatable.ts), runs every tenant whose
+ * `weekly:`/`monthly:` day it is. The run's `schedule_key` (the UTC date) makes that day's run
+ * happen once even if the job fires twice or two workers take it.
  */
-@Injectable()
+@Processor(PAYOUTS_QUEUE)
 export class PayoutScheduleWorker implements OnApplicationBootstrap {
   private readonly logger = new Logger(PayoutScheduleWorker.name);
 
@@ -23,26 +23,25 @@ export class PayoutScheduleWorker implements OnApplicationBootstrap {
     private readonly payouts: PayoutsService,
     private readonly repository: PayoutsRepository,
     private readonly tenants: TenantsService,
-  ) {}
+  ) {
+    logConsumerStop(queue, this.logger, 'Payout schedule stopped');
+  }
+
+  @Process(SCHEDULED_RUNS_JOB)
+  async scheduledRuns(): Promise<{ runs: number }> {
+    return { runs: await this.runDue(new Date()) };
+  }
+
+  /** Bull re-emits its Redis clients' errors on the queue: unheard, they would end the process. */
+  @OnQueueError()
+  queueError(error: Error): void {
+    this.logger.warn(`Payouts queue: ${error.message}`);
+  }
 
   onApplicationBootstrap(): void {
-    startRepeatableJob(this.queue, this.logger, {
-      queueLabel: 'Payouts',
-      job: SCHEDULED_RUNS_JOB,
-      handle: async () => ({ runs: await this.runDue(new Date()) }),
-      schedule: () =>
-        this.queue.add(
-          SCHEDULED_RUNS_JOB,
-          {},
-          {
-            repeat: { cron: SCHEDULED_RUNS_CRON, tz: 'UTC' },
-            removeOnComplete: true,
-            removeOnFail: 100,
-          },
-        ),
-      stopped: 'Payout schedule stopped',
-      unscheduled: 'Could not schedule the payout runs',
-    });
+    scheduleOnConnect(this.queue, this.logger, 'Could not schedule the payout runs', () =>
+      keepRepeatable(this.queue, SCHEDULED_RUNS_JOB, { cron: SCHEDULED_RUNS_CRON, tz: 'UTC' }),
+    );
   }
 
   /** Runs every tenant whose schedule falls on the UTC day of `at`; answers how many ran. */

@@ -2,7 +2,6 @@ import {
   BeforeApplicationShutdown,
   Injectable,
   Logger,
-  OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
 import { Client, type ClientConfig, type Pool, type PoolClient } from 'pg';
@@ -22,7 +21,7 @@ import {
   LostInsertRace,
   MemberImportService,
 } from '../members/member-import.service';
-import { IMPORT_SWEEP_MS, ImportOwners, INTERRUPTED } from './import-owners';
+import { ImportOwners, INTERRUPTED } from './import-owners';
 import { ImportSlots } from './import-slots';
 import {
   csvToStaging,
@@ -155,16 +154,13 @@ class RunningImport {
  * can never take the whole pool, nor wait on each other for it. Shutdown stops them.
  */
 @Injectable()
-export class ImportsService
-  implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown
-{
+export class ImportsService implements BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger(ImportsService.name);
   private readonly running = new Set<Promise<unknown>>();
   private readonly active = new Map<string, RunningImport>();
   private readonly owners = new ImportOwners(() => this.pool, this.logger);
   private readonly slots: ImportSlots;
   private stopping = false;
-  private sweepTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -175,20 +171,10 @@ export class ImportsService
     this.slots = new ImportSlots(config.imports.concurrency, config.imports.tenantConcurrency);
   }
 
-  /** Worker processes sweep abandoned imports every IMPORT_SWEEP_MS (the CLI and API-only do not). */
-  onApplicationBootstrap(): void {
-    if (this.config.processRole === 'api') return;
-    this.sweepTimer = setInterval(
-      () =>
-        void this.sweepAbandoned().catch((error: unknown) =>
-          this.logger.warn({ err: error }, 'import sweep failed'),
-        ),
-      IMPORT_SWEEP_MS,
-    );
-    this.sweepTimer.unref();
-  }
-
-  /** Fails every import whose owner is gone (import-owners.ts); answers how many. */
+  /**
+   * Fails every import whose owner is gone (import-owners.ts); answers how many. Worker processes
+   * run it every IMPORT_SWEEP_MS (import-sweep.worker.ts).
+   */
   sweepAbandoned(): Promise<number> {
     return this.owners.sweepAbandoned();
   }
@@ -513,7 +499,6 @@ export class ImportsService
    */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
-    clearInterval(this.sweepTimer);
     const jobs = [...this.active.values()];
     if (!jobs.length) return;
     this.logger.warn({ imports: jobs.map((j) => j.importId) }, 'shutdown: stopping imports');
@@ -549,7 +534,6 @@ export class ImportsService
   }
 
   async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.sweepTimer);
     await Promise.allSettled([...this.running]);
   }
 }

@@ -4,6 +4,7 @@ import { MembersModule } from '../members/members.module';
 import { ExportsController } from './exports.controller';
 import { ExportsService } from './exports.service';
 import { ImportsController } from './imports.controller';
+import { ImportSweepWorker } from './import-sweep.worker';
 import { ImportsService } from './imports.service';
 
 /** Moving in and out (docs/import-export.md): member imports and CSV exports. */
@@ -14,3 +15,7 @@ import { ImportsService } from './imports.service';
   exports: [ImportsService, ExportsService],
 })
 export class TransferModule {}
+
+/** Loaded by the worker role only: the sweep of abandoned imports (the CLI and API-only do not). */
+@Module({ imports: [TransferModule], providers: [ImportSweepWorker] })
+export class TransferWorkerModule {}

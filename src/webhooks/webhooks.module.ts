@@ -1,5 +1,5 @@
 import { BullModule } from '@nestjs/bull';
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
 import { AppConfig } from '../config/app-config';
 import { RETRY_PROCESS_DELAY_MS } from '../redis/bull-options';
@@ -21,7 +21,7 @@ import { Sweeper } from './engine/sweeper';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { OpenedSecrets } from './opened-secrets';
 import { WebhookSender } from './webhook-sender';
-import { WebhookWorker } from './webhook.processor';
+import { webhookConsumer, WebhookWorker } from './webhook.processor';
 import { WEBHOOKS_QUEUE } from './webhook.queue';
 import { WebhooksAdminController } from './webhooks-admin.controller';
 import { WebhooksService } from './webhooks.service';
@@ -73,9 +73,20 @@ const webhooksQueue = BullModule.registerQueueAsync({
 })
 export class WebhooksModule {}
 
-/** Loaded by the worker role only: attempts deliveries and runs the sweeper. */
-@Module({
-  imports: [WebhooksModule, webhooksQueue],
-  providers: [WebhookWorker],
-})
-export class WebhooksWorkerModule {}
+/**
+ * Loaded by the worker role only: attempts deliveries and runs the sweeper. Built from the config
+ * (AppModule.forRoot) because the consumer's concurrency is part of its `@Process` declaration
+ * (webhookConsumer()).
+ */
+@Module({})
+export class WebhooksWorkerModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: WebhooksWorkerModule,
+      imports: [WebhooksModule, webhooksQueue],
+      providers: [
+        { provide: WebhookWorker, useClass: webhookConsumer(config.webhook.concurrency) },
+      ],
+    };
+  }
+}

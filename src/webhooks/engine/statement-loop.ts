@@ -65,6 +65,9 @@ export class StatementLoop implements OnModuleDestroy {
     private readonly jobs: DeliveryJobs,
   ) {
     // Lanes whose every request is slow write nothing for a while: renew their leases anyway.
+    // A heartbeat of the leases this loop holds, not a schedule: its period follows the lease
+    // (lockMs / 6), it renews only what this process holds, and it lives and dies with the loop,
+    // so it is not in SchedulerRegistry (docs/architecture.md, "Jobs and timers").
     this.renewTimer = setInterval(() => {
       for (const lane of this.lanes.all()) if (lane.held) this.touch(lane);
     }, settings.lockMs / 6);
