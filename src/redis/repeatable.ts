@@ -47,6 +47,15 @@ export function scheduleOnConnect(
  * promise it answers, which rejects when Redis is unreachable as the consumer starts or as the app
  * shuts down; unheard, that rejection would end the process. Called from the processor's
  * constructor (before the explorer runs), this logs it instead.
+ *
+ * The same holds for the one command `queue.process()` does not wait for: Bull's `setHandler()`
+ * calls `queue.setWorkerName()` and drops its promise. That waits for the queue's client to be
+ * ready, then names the blocking connection (CLIENT SETNAME). An app closed while its queues are
+ * still connecting makes that client ready during the close (Bull's `close()` waits for it too),
+ * the name is then sent on the blocking connection the close is tearing down, and it rejects with
+ * "Connection is closed." (or, its client ended before ready, with a TypeError out of Bull's own
+ * catch, which reads `message` of an undefined error). Bull rethrows both: this logs them too. The
+ * name only labels the connection in CLIENT LIST (`getWorkers()`); the consumer does not need it.
  */
 export function logConsumerStop(queue: Queue, logger: Logger, stopped: string): void {
   const process = queue.process.bind(queue) as (...args: unknown[]) => Promise<void>;
@@ -54,5 +63,13 @@ export function logConsumerStop(queue: Queue, logger: Logger, stopped: string): 
     const started = process(...args);
     started.catch((error: unknown) => logger.warn({ err: error }, stopped));
     return started;
+  };
+  const setWorkerName = queue.setWorkerName.bind(queue);
+  queue.setWorkerName = () => {
+    const named = setWorkerName() as Promise<unknown>;
+    named.catch((error: unknown) =>
+      logger.warn({ err: error, queue: queue.name }, 'Could not name the consumer connection'),
+    );
+    return named;
   };
 }

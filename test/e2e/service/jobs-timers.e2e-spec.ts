@@ -3,6 +3,7 @@
 // Redis prefix; a process's own timers are in SchedulerRegistry, only where its role runs them, and
 // none is left once the app has closed.
 import { randomBytes } from 'node:crypto';
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { getQueueToken } from '@nestjs/bull';
 import { BULL_MODULE_QUEUE_PROCESS } from '@nestjs/bull/dist/bull.constants';
@@ -105,6 +106,70 @@ describe('repeatable jobs', () => {
     }
   });
 });
+
+describe('consumers at shutdown', () => {
+  it('a worker closed while its queues still connect leaves no unhandled rejection behind', async () => {
+    // Redis answers through a proxy that holds each new connection back: the app has started and
+    // is closed before its queues' clients are ready. Bull names each consumer's blocking
+    // connection once its client is ready, so during the close, on a connection the close tears
+    // down. Unheard, that rejection fails this test (Jest reports it) and ends a real process.
+    const proxy = await slowRedisProxy(400);
+    const prefix = ownPrefix();
+    try {
+      const t = await createTestApp({
+        PROCESS_ROLE: 'worker',
+        QUEUE_PREFIX: prefix,
+        REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
+      });
+      // The moment this test is about: started, not yet connected.
+      const bonuses = t.app.get<Queue>(getQueueToken(BONUSES_QUEUE), { strict: false });
+      expect(bonuses.client.status).not.toBe('ready');
+      await t.close();
+      // What the close set off settles (the proxied connections included) before the test ends.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    } finally {
+      await proxy.close();
+      await dropPrefix(prefix);
+    }
+  });
+});
+
+/** A TCP proxy to the test Redis that starts forwarding each connection only after `delayMs`. */
+async function slowRedisProxy(
+  delayMs: number,
+): Promise<{ port: number; close: () => Promise<void> }> {
+  const target = new URL(REDIS_URL);
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    sockets.add(client);
+    client.pause();
+    client.on('error', () => undefined);
+    client.on('close', () => sockets.delete(client));
+    setTimeout(() => {
+      if (client.destroyed) return;
+      const upstream = connect(Number(target.port || 6379), target.hostname);
+      sockets.add(upstream);
+      upstream.on('error', () => client.destroy());
+      upstream.on('close', () => {
+        sockets.delete(upstream);
+        client.destroy();
+      });
+      client.on('close', () => upstream.destroy());
+      client.pipe(upstream).pipe(client);
+      client.resume();
+    }, delayMs);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
 
 describe('timers', () => {
   /** Every timer made while the spies are on, with who made it, and every one cleared. */
