@@ -1,6 +1,6 @@
 import { escapeLiteral, type Pool } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
-import { type Readable, Transform, type TransformCallback } from 'node:stream';
+import { PassThrough, type Readable, Transform, type TransformCallback } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { DataSource } from 'typeorm';
 import { CsvLines, type CsvSpec } from '../common/csv/csv';
@@ -9,9 +9,9 @@ import { LONG_STATEMENT_TIMEOUT } from './timeouts';
 
 /**
  * `COPY … TO STDOUT` streamed from a pooled connection of its own (never the whole result in
- * memory; one snapshot, so the file is consistent), under LONG_STATEMENT_TIMEOUT. The connection goes back to the pool when
- * the stream ends; a failed copy, or one whose reader went away (the stream destroyed before its
- * end), discards it, since it is still mid-COPY.
+ * memory; one snapshot, so the file is consistent), under LONG_STATEMENT_TIMEOUT. The connection
+ * goes back to the pool before the stream ends; a failed copy, or one whose reader went away (the
+ * stream destroyed before its end), discards it, since it is still mid-COPY.
  */
 export async function copyOut(dataSource: DataSource, sql: string): Promise<Readable> {
   const pool = (dataSource.driver as unknown as { master: Pool }).master;
@@ -24,21 +24,41 @@ export async function copyOut(dataSource: DataSource, sql: string): Promise<Read
     client.release(true);
     throw error;
   }
-  const stream = client.query(copyTo(sql));
-  let released = false;
-  const release = (error?: Error) => {
-    if (released) return;
-    released = true;
-    if (error) return client.release(error);
-    client.query('COMMIT').then(
-      () => client.release(),
-      (resetError: Error) => client.release(resetError),
-    );
+  const copy = client.query(copyTo(sql));
+  // What the caller reads ends only once the transaction is committed and the connection is back
+  // in the pool: a finished download holds no connection.
+  const out = new PassThrough();
+  let settled = false;
+  const discard = (error: Error) => {
+    if (settled) return;
+    settled = true;
+    client.release(error);
   };
-  stream.on('end', () => release());
-  stream.on('error', (error: Error) => release(error));
-  stream.on('close', () => release(released ? undefined : new Error('copy abandoned')));
-  return stream;
+  copy.on('error', (error: Error) => {
+    discard(error);
+    out.destroy(error);
+  });
+  copy.on('end', () => {
+    client.query('COMMIT').then(
+      () => {
+        if (settled) return;
+        settled = true;
+        client.release();
+        out.end();
+      },
+      (error: Error) => {
+        discard(error);
+        out.destroy(error);
+      },
+    );
+  });
+  out.on('close', () => {
+    if (settled) return;
+    discard(new Error('copy abandoned'));
+    copy.destroy();
+  });
+  copy.pipe(out, { end: false });
+  return out;
 }
 
 /**
