@@ -16,6 +16,7 @@ module.exports = {
   // the run's database and its own Bull prefix (test/utils/global-setup.ts); TEST_WORKERS=1 runs
   // the files one by one.
   maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
+  reporters: ['default', '<rootDir>/test/utils/timing-reporter.js'],
   projects: [
     {
       displayName: 'unit',
