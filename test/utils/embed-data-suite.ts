@@ -64,7 +64,6 @@ export function embedDataSuite() {
     conversionId: string;
     manual: Bonus[];
   };
-  jest.setTimeout(30_000);
 
   /** A Data API read from the tenant's page; `query` goes on as it is (`&locale=en`). */
   const embed = (endpoint: string, userId: string, query = '', on: TestTenant = s.tenant) =>

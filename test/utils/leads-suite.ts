@@ -16,9 +16,6 @@ export const BONUS_ID = /^bns_[0-9A-Z]{26}$/;
 export const UNKNOWN_USR = 'usr_01ARZ3NDEKTSV4RRFFQ69G5FAV';
 
 export function leadsSuite() {
-  // Real PostgreSQL, Redis and concurrency: allow for a loaded machine (the project-level
-  // testTimeout in jest.config.js is not applied by Jest, which leaves its 5 s default).
-  jest.setTimeout(30_000);
   const s = {} as { t: TestApp; tenant: TestTenant; referrer: UpsertedUser };
   beforeAll(async () => {
     s.t = await createTestApp();

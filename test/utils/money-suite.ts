@@ -39,9 +39,6 @@ export interface AuditItem {
 }
 
 export function moneySuite() {
-  // Real PostgreSQL, Redis and concurrency: allow for a loaded machine (the project-level
-  // testTimeout in jest.config.js is not applied by Jest, which leaves its 5 s default).
-  jest.setTimeout(30_000);
   const s = {} as { t: TestApp; tenant: TestTenant; manager: string };
   beforeAll(async () => {
     s.t = await createTestApp();

@@ -8,8 +8,6 @@ import { until } from '../../utils/until';
  * listens for errors on idle connections only; without checkOut's listener the `error` event of
  * such a connection is unhandled, which Jest reports as a failure of the test and Node as a crash.
  */
-jest.setTimeout(30_000);
-
 describe('checkOut', () => {
   let pool: Pool;
   let admin: Client;

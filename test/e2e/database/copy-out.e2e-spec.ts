@@ -8,8 +8,6 @@ import { copyOut, withLiterals } from '../../../src/database/copy-out';
  * back, and a failed or abandoned one discards it, so neither leaks a connection. The pool holds
  * two connections, so a leak shows as a hang within three downloads.
  */
-jest.setTimeout(30_000);
-
 describe('copyOut', () => {
   let dataSource: DataSource;
   let pool: Pool;

@@ -8,8 +8,6 @@ import { createTestApp, TestApp } from '../../utils/create-test-app';
  * `Access-Control-Allow-Origin` and `Vary: Origin`, errors included, so the page's script can
  * read the code; errors raised before the origin check (body parsing, the request target) too.
  */
-jest.setTimeout(30_000);
-
 describe('CORS on every Embed error', () => {
   let t: TestApp;
   let tenant: TestTenant;

@@ -44,8 +44,6 @@ function expectAllowed(res: Response, origin: string) {
   expect(res.headers).not.toHaveProperty('access-control-allow-credentials');
 }
 
-jest.setTimeout(30_000);
-
 describe('embed data: origin gate and CORS', () => {
   let t: TestApp;
   let tenant: TestTenant;

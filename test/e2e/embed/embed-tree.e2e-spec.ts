@@ -97,8 +97,6 @@ function expectProblem(res: Response, status: number, code: string) {
   expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
 }
 
-jest.setTimeout(30_000);
-
 describe('embed data: referral tree', () => {
   let t: TestApp;
   let tenant: TestTenant;

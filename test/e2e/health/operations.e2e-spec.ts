@@ -7,10 +7,6 @@ import { createTenant } from '../../factories/tenants.factory';
 import { createTestApp, TestApp } from '../../utils/create-test-app';
 import { TEST_DATABASE_SERVER } from '../../utils/test-env';
 
-// Jest ignores the testTimeout jest.config.js sets per project; starting apps on a loaded machine
-// needs more than the default 5 s.
-jest.setTimeout(30_000);
-
 type Schema = {
   $ref?: string;
   type?: string;

@@ -8,10 +8,6 @@ import { createTestApp, TestApp } from '../../utils/create-test-app';
 import { until } from '../../utils/until';
 
 /** docs/money.md: the optional `Idempotency-Key` header on every federation POST. */
-// Real PostgreSQL, Redis and concurrency: allow for a loaded machine (the project-level
-// testTimeout in jest.config.js is not applied by Jest, which leaves its 5 s default).
-jest.setTimeout(30_000);
-
 describe('Idempotency-Key on federation POSTs', () => {
   let t: TestApp;
   let tenant: TestTenant;

@@ -6,8 +6,6 @@ import { createTestApp, TestApp } from '../../utils/create-test-app';
  * README "Ids": wherever the Federation or Admin API takes a member, its `usr_…`
  * and its `mbr_…` id are both accepted and name the same member; another tenant's is not found.
  */
-jest.setTimeout(30_000);
-
 describe('a member may be named by usr_ or mbr_', () => {
   let t: TestApp;
   let tenant: TestTenant;

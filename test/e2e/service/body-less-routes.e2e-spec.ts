@@ -8,8 +8,6 @@ import { createTestApp, TestApp } from '../../utils/create-test-app';
  * admin POSTs that take no body at all (approve, activate, webhook test, secret rotation, replay)
  * and on DELETEs. An empty object, or no body, is still accepted.
  */
-jest.setTimeout(30_000);
-
 describe('routes without a body refuse body fields', () => {
   let t: TestApp;
   let tenant: TestTenant;

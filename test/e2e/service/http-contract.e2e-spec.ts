@@ -5,10 +5,6 @@ import type { Response } from 'supertest';
 import { createTenant, TestTenant, uniqueSlug } from '../../factories/tenants.factory';
 import { createTestApp, TestApp } from '../../utils/create-test-app';
 
-// Jest ignores the testTimeout jest.config.js sets per project; starting apps on a loaded machine
-// needs more than the default 5 s.
-jest.setTimeout(30_000);
-
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
 /** Asserts the README.md, "Errors" problem document shape and returns the body for further checks. */

@@ -10,8 +10,6 @@ import { METHODS } from 'node:http';
 import { FastLanes } from '../../../src/fast-lanes/fast-lanes';
 import { createTestApp, TestApp } from '../../utils/create-test-app';
 
-jest.setTimeout(30_000);
-
 type Operation = {
   tags?: string[];
   summary?: string;
