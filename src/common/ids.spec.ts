@@ -59,7 +59,7 @@ describe('service user ids (usr_)', () => {
 
 /**
  * docs/architecture.md, "Ids": a payout run's ids are a block the database makes (`ulidSql`;
- * test/e2e/payouts-run-events.e2e-spec.ts checks that SQL makes the ids `ulidAt` makes). They
+ * test/e2e/payouts/payouts-run-events.e2e-spec.ts checks that SQL makes the ids `ulidAt` makes). They
  * must be ULIDs like any other, in the order of k, and sort between the ids made before and after.
  */
 describe('blocks of ULIDs (reserveUlids)', () => {

@@ -1,8 +1,9 @@
 /**
- * The money specs' shared setup (test/e2e/{conversions,bonuses}/money-*.e2e-spec.ts): one app
- * per file, a fresh tenant with three percentage tiers and a manager token before every test,
- * and the calls and reads the specs make. Fields of the returned object are set by the hooks:
- * read them inside a test.
+ * The money specs' shared setup (test/e2e/conversions/{money-register,money-reverse,money-races,
+ * write-surfaces}.e2e-spec.ts, test/e2e/bonuses/money-bonuses.e2e-spec.ts): one app per file, a
+ * fresh tenant with three percentage tiers and a manager token before every test, and the calls
+ * and reads the specs make. Fields of the returned object are set by the hooks: read them inside
+ * a test.
  */
 import { createLead } from '../factories/money.factory';
 import { createStaffToken, createTenant, type TestTenant } from '../factories/tenants.factory';

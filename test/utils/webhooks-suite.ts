@@ -1,8 +1,8 @@
 /**
- * The webhook delivery specs' shared setup (test/e2e/webhooks/webhooks-{delivery,retries,failures,
- * endpoint}.e2e-spec.ts): one app per file with a real HTTPS receiver on loopback, each tenant on
- * its own receiver path and script, and the helpers the specs poll with. The app and receiver are
- * set by the hooks: read them inside a test.
+ * The webhook delivery specs' shared setup
+ * (test/e2e/webhooks/webhooks-{delivery,retries,endpoint}.e2e-spec.ts): one app per file with a
+ * real HTTPS receiver on loopback, each tenant on its own receiver path and script, and the
+ * helpers the specs poll with. The app and receiver are set by the hooks: read them inside a test.
  */
 import { createHmac } from 'node:crypto';
 import type { EventType } from '../../src/outbox/event-types';
