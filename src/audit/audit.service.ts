@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Actor } from '../common/access/actor';
+import type { AuditActor } from '../common/access/actor';
 import { offsetOf, PageQueryDto, pagination } from '../common/http/pagination.dto';
 import { newId } from '../common/ids';
 import { AuditRepository } from './audit.repository';
@@ -21,7 +21,7 @@ export class AuditService {
 
   async record(
     tenantId: string,
-    actor: Actor | { type: 'system'; name: string },
+    actor: AuditActor,
     action: string,
     target: AuditTarget,
     details: Record<string, unknown> = {},

@@ -1,6 +1,7 @@
 import { InjectQueue, OnQueueError, Process, Processor } from '@nestjs/bull';
 import { Logger, OnApplicationBootstrap } from '@nestjs/common';
 import type { Queue } from 'bull';
+import { systemActor } from '../common/access/actor';
 import { keepRepeatable, logConsumerStop, scheduleOnConnect } from '../redis/repeatable';
 import { TenantsService } from '../tenants/tenants.service';
 import { scheduleDue, withPayoutDefaults } from '../tenants/payout-settings';
@@ -53,7 +54,7 @@ export class PayoutScheduleWorker implements OnApplicationBootstrap {
       const tenant = await this.tenants.tenantById(id);
       if (!tenant) continue;
       try {
-        const run = await this.payouts.run(tenant, { type: 'system', name: 'schedule' }, day);
+        const run = await this.payouts.run(tenant, systemActor('schedule'), day);
         if (run) runs++;
       } catch (error) {
         this.logger.error({ err: error, tenant: id }, 'Scheduled payout run failed');

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Actor } from '../common/access/actor';
+import type { Actor, AuditActor } from '../common/access/actor';
 import { AuditService } from '../audit/audit.service';
 import { BonusesService } from '../bonuses/bonuses.service';
 import { offsetOf, type PageQueryDto, pagination } from '../common/http/pagination.dto';
@@ -61,7 +61,7 @@ export class PayoutsService {
    */
   run(
     tenant: TenantEntity,
-    actor: Actor | { type: 'system'; name: string },
+    actor: AuditActor,
     scheduleKey: string | null = null,
   ): Promise<PayoutRunResponse | null> {
     const settings = withPayoutDefaults(tenant.payouts);

@@ -13,6 +13,14 @@ export type Actor =
   | { type: 'staff'; id: string; name: string; role: StaffRole; tenantId: string }
   | { type: 'tenant_key'; id: string; name: string; tenantId: string };
 
+/** The service itself, acting with no caller: the payout schedule, the webhook engine. */
+export type SystemActor = { type: 'system'; name: string };
+
+/** Whoever an audit entry and the changes that write one name: a caller or the service. */
+export type AuditActor = Actor | SystemActor;
+
+export const systemActor = (name: string): SystemActor => ({ type: 'system', name });
+
 /**
  * What the guard (or a fast lane) leaves on the request for the route decorators to read; the
  * tenant is access's TenantEntity (AuthenticatedRequest of access/principal.ts).

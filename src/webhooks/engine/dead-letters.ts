@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AuditService } from '../../audit/audit.service';
+import { systemActor } from '../../common/access/actor';
 import { TransactionHost } from '../../database/transaction-host';
 import { DeliveryStore } from './delivery-store';
 import type { SettleInput } from './delivery-store.types';
@@ -31,7 +32,7 @@ export class DeadLetters {
         if (done) {
           await this.audit.record(
             input.tenantId,
-            { type: 'system', name: 'webhooks' },
+            systemActor('webhooks'),
             'webhook.dead_lettered',
             { type: 'event', id: input.eventId },
             {
