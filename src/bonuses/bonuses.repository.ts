@@ -264,36 +264,4 @@ export class BonusesRepository {
     );
     return this.rows.fromAll(rows);
   }
-
-  /**
-   * The demo only (a development module): a bonus takes its source's date (`times`, by source
-   * id), then its approval, rejection and reversal follow it (3, 3 and 9 days later, never in the
-   * future) and its due date is its grace period after it, a pending one's kept a day ahead so the
-   * grace sweep does not settle it at once.
-   */
-  async backdate(
-    tenantId: string,
-    times: { id: string; at: Date }[],
-    gracePeriodHours: number,
-  ): Promise<void> {
-    await this.tx.manager.query(
-      `UPDATE bonuses AS b SET created_at = v.at FROM unnest($2::text[], $3::timestamptz[]) AS v(id, at)
-        WHERE b.tenant_id = $1 AND b.source_id = v.id`,
-      [tenantId, times.map((t) => t.id), times.map((t) => t.at.toISOString())],
-    );
-    await this.tx.manager.query(
-      `UPDATE bonuses SET
-              approved_at = CASE WHEN approved_at IS NULL THEN NULL
-                                 ELSE LEAST(now(), created_at + interval '3 days') END,
-              rejected_at = CASE WHEN rejected_at IS NULL THEN NULL
-                                 ELSE LEAST(now(), created_at + interval '3 days') END,
-              reversed_at = CASE WHEN reversed_at IS NULL THEN NULL
-                                 ELSE LEAST(now(), created_at + interval '9 days') END,
-              due_at = CASE WHEN status = 'pending'
-                            THEN GREATEST(created_at + make_interval(hours => $2), now() + interval '1 day')
-                            ELSE created_at + make_interval(hours => $2) END
-        WHERE tenant_id = $1`,
-      [tenantId, gracePeriodHours],
-    );
-  }
 }

@@ -321,18 +321,6 @@ export class BonusesService {
       ? new BonusTransitionError(bonusId, current.status, to)
       : new BonusNotFoundError(bonusId);
   }
-
-  /**
-   * The demo only (a development module, `demo/`): moves bonuses to their sources' dates, their
-   * settlements after them (BonusesRepository.backdate).
-   */
-  backdate(
-    tenantId: string,
-    times: { id: string; at: Date }[],
-    gracePeriodHours: number,
-  ): Promise<void> {
-    return this.bonuses.backdate(tenantId, times, gracePeriodHours);
-  }
 }
 
 export function toBonusResponse(b: BonusEntity): BonusResponse {

@@ -68,18 +68,4 @@ export class ConversionsRepository {
     if (!rows.length) return undefined;
     return (await this.find(tenantId, conversionId)) ?? undefined;
   }
-
-  /**
-   * The demo only (a development module): moves conversions into the past, a reversed one's
-   * reversal 9 days after it (ids not of a conversion are ignored).
-   */
-  async backdate(tenantId: string, times: { id: string; at: Date }[]): Promise<void> {
-    await this.tx.manager.query(
-      `UPDATE conversions AS c SET created_at = v.at,
-              reversed_at = CASE WHEN c.reversed_at IS NULL THEN NULL
-                                 ELSE LEAST(now(), v.at + interval '9 days') END
-         FROM unnest($2::text[], $3::timestamptz[]) AS v(id, at) WHERE c.tenant_id = $1 AND c.id = v.id`,
-      [tenantId, times.map((t) => t.id), times.map((t) => t.at.toISOString())],
-    );
-  }
 }

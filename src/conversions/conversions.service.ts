@@ -275,11 +275,6 @@ export class ConversionsService {
     );
     return toConversionResponse(existing, bonuses);
   }
-
-  /** The demo only (a development module, `demo/`): moves conversions into the past. */
-  backdate(tenantId: string, times: { id: string; at: Date }[]): Promise<void> {
-    return this.conversions.backdate(tenantId, times);
-  }
 }
 
 /** Bonuses in chain order (referrer first), whatever order the database returned them in. */

@@ -111,13 +111,4 @@ export class DeeplinksRepository {
       [clicks.map((c) => c.tenantId), clicks.map((c) => c.id), clicks.map((c) => c.count)],
     );
   }
-
-  /** The demo only (a development module): moves links into the past (other ids are ignored). */
-  async backdate(tenantId: string, times: { id: string; at: Date }[]): Promise<void> {
-    await this.tx.manager.query(
-      `UPDATE deeplinks AS d SET created_at = v.at FROM unnest($2::text[], $3::timestamptz[]) AS v(id, at)
-        WHERE d.tenant_id = $1 AND d.id = v.id`,
-      [tenantId, times.map((t) => t.id), times.map((t) => t.at.toISOString())],
-    );
-  }
 }

@@ -228,11 +228,6 @@ export class DeeplinksService {
       reused,
     };
   }
-
-  /** The demo only (a development module, `demo/`): moves links into the past. */
-  backdate(tenantId: string, times: { id: string; at: Date }[]): Promise<void> {
-    return this.links.backdate(tenantId, times);
-  }
 }
 
 /** What a link's refs name: the tenant, the referrer and the link (signed-ref.ts). */

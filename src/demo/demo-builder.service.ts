@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
+import type { BonusEntity, BonusSourceType } from '../bonuses/bonus.entity';
 import { BonusesService } from '../bonuses/bonuses.service';
 import { AppConfig } from '../config/app-config';
 import { ConversionsService } from '../conversions/conversions.service';
-import { TransactionHost } from '../database/transaction-host';
 import { DeeplinksService } from '../deeplinks/deeplinks.service';
 import { LeadsService } from '../leads/leads.service';
 import type { TenantEntity } from '../tenants/tenant.entity';
@@ -12,7 +12,6 @@ import { UsersService } from '../members/users.service';
 import {
   DEMO_ACTOR,
   DEMO_DISPLAY_NAME,
-  DEMO_EMAIL_DOMAIN,
   DEMO_INACTIVE,
   DEMO_LEADS,
   DEMO_MEMBERS,
@@ -20,9 +19,12 @@ import {
   DEMO_ORDER_AMOUNTS,
   DEMO_PARTNER,
   DEMO_PROGRAM,
+  DEMO_PROMO_CODE,
   DEMO_SLUG,
   demoContact,
+  demoEmail,
 } from './demo-data';
+import { DemoRepository } from './demo.repository';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
@@ -32,7 +34,8 @@ const HOUR_MS = 60 * 60 * 1000;
  * dozen members, leads in every status, conversions with their cascades, bonuses pending,
  * approved, rejected and reversed, a short link with clicks. All of it goes through the same
  * services as the API (so the same rules, events and audit entries); only the timestamps are
- * spread over the past months afterwards so that the widgets look lived in.
+ * spread over the past months afterwards, by the demo's own repository, so that the widgets look
+ * lived in.
  */
 @Injectable()
 export class DemoBuilder {
@@ -41,7 +44,7 @@ export class DemoBuilder {
 
   constructor(
     config: AppConfig,
-    private readonly tx: TransactionHost,
+    private readonly demo: DemoRepository,
     private readonly tenants: TenantsService,
     private readonly users: UsersService,
     private readonly leads: LeadsService,
@@ -79,7 +82,7 @@ export class DemoBuilder {
       const result = await this.users.upsert(tenant.id, {
         external_id: externalId,
         full_name: fullName,
-        email: `${externalId.replace(/^demo-/, '')}@${DEMO_EMAIL_DOMAIN}`,
+        email: demoEmail(externalId),
         email_verified: false,
         ...(referrer ? { referrer_user_id: members.get(referrer)!.serviceUserId } : {}),
       });
@@ -103,6 +106,8 @@ export class DemoBuilder {
       DEMO_ACTOR,
     );
     times.set(welcome.source_id, new Date(now - 120 * DAY_MS));
+    // Whatever made a bonus, in the order it happened.
+    const sources: [BonusSourceType, string][] = [['manual', welcome.source_id]];
 
     // Leads over the last ~58 days, oldest first; then what became of each.
     const conversions = this.moduleRef.get(ConversionsService, { strict: false });
@@ -121,6 +126,7 @@ export class DemoBuilder {
         'federation',
       );
       times.set(lead.lead_id, new Date(at));
+      sources.push(['lead', lead.lead_id]);
       if (fate === 'processed' || fate === 'rejected') {
         await this.leads.changeStatus(tenant.id, lead.lead_id, {
           status: fate,
@@ -136,16 +142,14 @@ export class DemoBuilder {
         });
         order++;
         times.set(conversion.conversion_id, new Date(Math.min(at + 1.5 * DAY_MS, now - HOUR_MS)));
+        sources.push(['conversion', conversion.conversion_id]);
         if (fate === 'refunded') refunded = conversion.conversion_id;
       }
     }
 
     // Bonuses: the older ones settled by staff (most approved, a few rejected), the newest
     // still pending; then one order refunded, which writes its bonuses off.
-    const pending = await this.tx.manager.query<{ id: string }[]>(
-      `SELECT id FROM bonuses WHERE tenant_id = $1 AND status = 'pending' ORDER BY created_at, id`,
-      [tenant.id],
-    );
+    const pending = await this.pendingOf(tenant.id, sources);
     const settled = Math.floor(pending.length * 0.65);
     for (const [index, { id }] of pending.slice(0, settled).entries()) {
       if (index % 9 === 4) {
@@ -162,7 +166,7 @@ export class DemoBuilder {
       target_type: 'offer',
       target_id: DEMO_OFFER,
       recommendation_text: 'Весенняя распродажа — скидка 10 % по моему промокоду',
-      promo_code: 'SPRING10',
+      promo_code: DEMO_PROMO_CODE,
     });
     for (let i = 0; i < 17; i++) await deeplinks.follow(link.code);
     // Clicks are written in batches: the demo shows them from its first view.
@@ -173,26 +177,37 @@ export class DemoBuilder {
     return tenant;
   }
 
+  /** The pending bonuses of these sources, oldest first (then by id, as the sweep would go). */
+  private async pendingOf(
+    tenantId: string,
+    sources: [BonusSourceType, string][],
+  ): Promise<BonusEntity[]> {
+    const bonuses: BonusEntity[] = [];
+    for (const [type, id] of sources) {
+      bonuses.push(...(await this.bonuses.bonusesOfSource(tenantId, type, id)));
+    }
+    return bonuses
+      .filter((bonus) => bonus.status === 'pending')
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
+  }
+
   /**
    * Moves the seeded rows' timestamps into the past in the order they happened (members by join
    * date, leads, conversions and their bonuses), keeping every pending bonus's due date ahead so
-   * the grace sweep does not settle the demo at once. Each table is moved by its own feature's
-   * service (the `backdate` methods exist for the demo alone).
+   * the grace sweep does not settle the demo at once (DemoRepository.moveIntoPast).
    */
-  private async spreadTimestamps(
+  private spreadTimestamps(
     tenant: TenantEntity,
     members: Map<string, { memberId: string }>,
     times: Map<string, Date>,
   ): Promise<void> {
-    await this.users.backdateMembers(
-      tenant.id,
-      [...members].map(([key, { memberId }]) => ({ id: memberId, at: times.get(key)! })),
-    );
     // Leads, conversions and links by their ids; bonuses by their sources' ids.
     const others = [...times].filter(([key]) => !members.has(key)).map(([id, at]) => ({ id, at }));
-    await this.leads.backdate(tenant.id, others);
-    await this.moduleRef.get(ConversionsService, { strict: false }).backdate(tenant.id, others);
-    await this.moduleRef.get(DeeplinksService, { strict: false }).backdate(tenant.id, others);
-    await this.bonuses.backdate(tenant.id, others, DEMO_PROGRAM.grace_period_hours);
+    return this.demo.moveIntoPast(
+      tenant.id,
+      [...members].map(([key, { memberId }]) => ({ id: memberId, at: times.get(key)! })),
+      others,
+      DEMO_PROGRAM.grace_period_hours,
+    );
   }
 }

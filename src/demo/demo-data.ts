@@ -16,8 +16,13 @@ export const DEMO_NEWCOMER = 'demo-sofia';
 /** A member the seeder deactivates (the partner list shows it as inactive). */
 export const DEMO_INACTIVE = 'demo-alexey';
 export const DEMO_EMAIL_DOMAIN = 'demo.example';
-/** The offer the demo partner's seeded short link points at. */
+/** The offer the demo partner's seeded short link points at, and the link's promo code. */
 export const DEMO_OFFER = 'spring-sale';
+export const DEMO_PROMO_CODE = 'SPRING10';
+
+/** A demo member's email, from its external id: `demo-anna` → `anna@demo.example`. */
+export const demoEmail = (externalId: string) =>
+  `${externalId.replace(/^demo-/, '')}@${DEMO_EMAIL_DOMAIN}`;
 
 /** [external_id, full name, referrer's external_id]; every referrer comes before its referrals. */
 export const DEMO_MEMBERS: readonly [string, string, string | null][] = [

@@ -1,7 +1,11 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { AppConfig } from '../config/app-config';
+import { ModuleRef } from '@nestjs/core';
 import { TransactionHost } from '../database/transaction-host';
+import { DeeplinksService } from '../deeplinks/deeplinks.service';
+import type { MemberEntity } from '../members/member.entity';
+import { UsersService } from '../members/users.service';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { TenantsService } from '../tenants/tenants.service';
 import { DemoBuilder } from './demo-builder.service';
@@ -12,11 +16,11 @@ import {
   DEMO_NEWCOMER,
   DEMO_OFFER,
   DEMO_PARTNER,
+  DEMO_PROMO_CODE,
   DEMO_SLUG,
+  demoEmail,
 } from './demo-data';
-
-/** pg_advisory_xact_lock key of the demo seeding: processes starting together seed once. */
-export const DEMO_LOCK_KEY = 7_237_001;
+import { DemoRepository } from './demo.repository';
 
 /** What the demo page (and a test) needs to know about the seeded demo tenant. */
 export interface DemoInfo {
@@ -30,13 +34,6 @@ export interface DemoInfo {
   newcomerMemberId: string;
   /** The partner's seeded short link (an offer link that leads back to /demo with a ref). */
   shortUrl: string | null;
-}
-
-interface MemberRow {
-  id: string;
-  service_user_id: string;
-  email: string;
-  full_name: string;
 }
 
 /**
@@ -54,9 +51,12 @@ export class DemoSeeder implements OnApplicationBootstrap {
   constructor(
     private readonly config: AppConfig,
     private readonly tx: TransactionHost,
+    private readonly demo: DemoRepository,
     private readonly tenants: TenantsService,
+    private readonly users: UsersService,
     private readonly builder: DemoBuilder,
     private readonly adapterHost: HttpAdapterHost,
+    private readonly moduleRef: ModuleRef,
   ) {
     this.base = config.publicBaseUrl.replace(/\/+$/, '');
     this.ownOrigin = new URL(config.publicBaseUrl).origin;
@@ -84,10 +84,7 @@ export class DemoSeeder implements OnApplicationBootstrap {
   /** Seeds the demo when the database has no tenant; refreshes an existing demo; else nothing. */
   seedIfEmpty(): Promise<DemoInfo | null> {
     return this.locked(async () => {
-      const [{ count }] = await this.tx.manager.query<{ count: number }[]>(
-        'SELECT count(*)::int AS count FROM tenants',
-      );
-      if (count === 0) return this.seed();
+      if (!(await this.tenants.any())) return this.seed();
       const found = await this.find();
       return found ? this.refresh(found.tenant, found.partner) : null;
     });
@@ -113,26 +110,23 @@ export class DemoSeeder implements OnApplicationBootstrap {
 
   private locked<T>(fn: () => Promise<T>): Promise<T> {
     return this.tx.transaction(async () => {
-      await this.tx.manager.query('SELECT pg_advisory_xact_lock($1)', [DEMO_LOCK_KEY]);
+      await this.demo.lock();
       return fn();
     });
   }
 
   /** Tenant `demo` with the demo partner in it (a tenant merely named demo is not the demo). */
-  private async find(): Promise<{ tenant: TenantEntity; partner: MemberRow } | null> {
+  private async find(): Promise<{ tenant: TenantEntity; partner: MemberEntity } | null> {
     const tenant = await this.tenants.tenantBySlug(DEMO_SLUG);
     if (!tenant) return null;
-    const partner = await this.memberRow(tenant.id, DEMO_PARTNER);
+    const partner = await this.member(tenant.id, DEMO_PARTNER);
     return partner ? { tenant, partner } : null;
   }
 
-  private async memberRow(tenantId: string, externalId: string): Promise<MemberRow | null> {
-    const rows = await this.tx.manager.query<MemberRow[]>(
-      `SELECT id, service_user_id, email, full_name FROM members
-        WHERE tenant_id = $1 AND external_id = $2`,
-      [tenantId, externalId],
-    );
-    return rows[0] ?? null;
+  /** A seeded member, by the email the demo gave it (and its external id, to be sure). */
+  private async member(tenantId: string, externalId: string): Promise<MemberEntity | null> {
+    const member = await this.users.findByEmail(tenantId, demoEmail(externalId));
+    return member?.externalId === externalId ? member : null;
   }
 
   /**
@@ -141,7 +135,7 @@ export class DemoSeeder implements OnApplicationBootstrap {
    * instance it leads to now still answers. A second instance on another port, sharing the
    * database, must not take the first one's link away from it.
    */
-  private async refresh(tenant: TenantEntity, partner: MemberRow): Promise<DemoInfo> {
+  private async refresh(tenant: TenantEntity, partner: MemberEntity): Promise<DemoInfo> {
     const template = `${this.base}/demo?offer={id}`;
     const current = tenant.linkTemplates.offer;
     const moveLink = current !== template && !(current && (await answers(current)));
@@ -159,15 +153,17 @@ export class DemoSeeder implements OnApplicationBootstrap {
     return this.infoOf((await this.tenants.tenantBySlug(DEMO_SLUG))!, partner);
   }
 
-  private async infoOf(tenant: TenantEntity, partner: MemberRow): Promise<DemoInfo> {
-    const [newcomer, links] = await Promise.all([
-      this.memberRow(tenant.id, DEMO_NEWCOMER),
-      this.tx.manager.query<{ code: string }[]>(
-        `SELECT code FROM deeplinks WHERE tenant_id = $1 AND member_id = $2 AND target_type = 'offer'
-          AND target_id = $3 ORDER BY created_at, id LIMIT 1`,
-        [tenant.id, partner.id, DEMO_OFFER],
-      ),
-    ]);
+  private async infoOf(tenant: TenantEntity, partner: MemberEntity): Promise<DemoInfo> {
+    const newcomer = await this.member(tenant.id, DEMO_NEWCOMER);
+    // The partner's seeded link, by its promo code (unique in the tenant).
+    const deeplinks = this.moduleRef.get(DeeplinksService, { strict: false });
+    const found = await deeplinks.byPromoCode(tenant.id, DEMO_PROMO_CODE);
+    const link =
+      found?.memberId === partner.id &&
+      found.targetType === 'offer' &&
+      found.targetId === DEMO_OFFER
+        ? found
+        : null;
     return {
       slug: tenant.slug,
       tenantId: tenant.id,
@@ -175,12 +171,12 @@ export class DemoSeeder implements OnApplicationBootstrap {
       url: `${this.base}/demo`,
       partner: {
         memberId: partner.id,
-        serviceUserId: partner.service_user_id,
-        email: partner.email,
-        name: partner.full_name,
+        serviceUserId: partner.serviceUserId,
+        email: partner.email ?? '',
+        name: partner.fullName ?? '',
       },
       newcomerMemberId: newcomer?.id ?? partner.id,
-      shortUrl: links[0] ? `${this.config.shortLinkBaseUrl}/${links[0].code}` : null,
+      shortUrl: link ? `${this.config.shortLinkBaseUrl}/${link.code}` : null,
     };
   }
 
@@ -188,7 +184,7 @@ export class DemoSeeder implements OnApplicationBootstrap {
   private async seed(): Promise<DemoInfo> {
     const started = Date.now();
     const tenant = await this.builder.build();
-    const info = await this.infoOf(tenant, (await this.memberRow(tenant.id, DEMO_PARTNER))!);
+    const info = await this.infoOf(tenant, (await this.member(tenant.id, DEMO_PARTNER))!);
     this.logger.log(
       `Seeded the demo tenant "${DEMO_SLUG}" (${DEMO_MEMBERS.length} members, ` +
         `${DEMO_LEADS.length} leads) in ${Date.now() - started} ms`,

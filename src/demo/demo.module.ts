@@ -7,6 +7,7 @@ import { WidgetModule } from '../widget/widget.module';
 import { DemoBuilder } from './demo-builder.service';
 import { DemoController } from './demo.controller';
 import { DemoSeeder } from './demo-seeder.service';
+import { DemoRepository } from './demo.repository';
 
 /**
  * The demo (README.md): tenant `demo` seeded on a development server's first start (or by the CLI's
@@ -17,7 +18,7 @@ import { DemoSeeder } from './demo-seeder.service';
 @Module({
   imports: [TenantsModule, MembersModule, LeadsModule, BonusesModule, WidgetModule],
   controllers: [DemoController],
-  providers: [DemoSeeder, DemoBuilder],
+  providers: [DemoSeeder, DemoBuilder, DemoRepository],
   exports: [DemoSeeder],
 })
 export class DemoModule {}

@@ -103,13 +103,4 @@ export class LeadsRepository {
     );
     return (result.affected ?? 0) > 0;
   }
-
-  /** The demo only (a development module): moves leads into the past (ids not of a lead are ignored). */
-  async backdate(tenantId: string, times: { id: string; at: Date }[]): Promise<void> {
-    await this.tx.manager.query(
-      `UPDATE leads AS l SET created_at = v.at, updated_at = v.at FROM unnest($2::text[], $3::timestamptz[]) AS v(id, at)
-        WHERE l.tenant_id = $1 AND l.id = v.id`,
-      [tenantId, times.map((t) => t.id), times.map((t) => t.at.toISOString())],
-    );
-  }
 }

@@ -217,11 +217,6 @@ export class LeadsService {
     if (lead.status === 'converted') return;
     await this.leads.transition(lead.tenantId, lead.id, ['new', 'processed'], 'converted', null);
   }
-
-  /** The demo only (a development module, `demo/`): moves leads into the past. */
-  backdate(tenantId: string, times: { id: string; at: Date }[]): Promise<void> {
-    return this.leads.backdate(tenantId, times);
-  }
 }
 
 function toLeadResponse(lead: LeadEntity): LeadResponse {

@@ -318,14 +318,4 @@ export class MembersRepository {
       [clicks.map((c) => c.tenantId), clicks.map((c) => c.memberId), clicks.map((c) => c.count)],
     );
   }
-
-  /** The demo only (a development module): moves members' join dates into the past. */
-  async backdate(tenantId: string, times: { id: string; at: Date }[]): Promise<void> {
-    await this.tx.manager.query(
-      `UPDATE members AS m SET created_at = v.at, updated_at = v.at
-         FROM unnest($2::text[], $3::timestamptz[]) AS v(id, at)
-        WHERE m.tenant_id = $1 AND m.id = v.id`,
-      [tenantId, times.map((t) => t.id), times.map((t) => t.at.toISOString())],
-    );
-  }
 }

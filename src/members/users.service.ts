@@ -319,11 +319,6 @@ export class UsersService {
       };
     });
   }
-
-  /** The demo only (a development module, `demo/`): moves members' join dates into the past. */
-  backdateMembers(tenantId: string, times: { id: string; at: Date }[]): Promise<void> {
-    return this.members.backdate(tenantId, times);
-  }
 }
 
 /** The given fields whose value differs from the stored one; absent fields change nothing. */

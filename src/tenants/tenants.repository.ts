@@ -28,6 +28,13 @@ export class TenantsRepository {
     return row ? this.rows.from(row) : null;
   }
 
+  async any(): Promise<boolean> {
+    const [row] = await this.tx.manager.query<{ any: boolean }[]>(
+      'SELECT EXISTS (SELECT 1 FROM tenants) AS any',
+    );
+    return row.any;
+  }
+
   findById(tenantId: string): Promise<TenantEntity | null> {
     return this.repo.findOneBy({ id: tenantId });
   }

@@ -117,6 +117,11 @@ export class TenantsService {
     return updated;
   }
 
+  /** Whether the service has any tenant yet (a development server seeds the demo when not). */
+  any(): Promise<boolean> {
+    return this.tenants.any();
+  }
+
   // The lookups behind credentials (AccessService)
 
   tenantBySlug(slug: string): Promise<TenantEntity | null> {

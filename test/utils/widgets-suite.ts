@@ -7,7 +7,8 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { DEMO_LOCK_KEY, DemoSeeder, type DemoInfo } from '../../src/demo/demo-seeder.service';
+import { DemoSeeder, type DemoInfo } from '../../src/demo/demo-seeder.service';
+import { DEMO_LOCK_KEY } from '../../src/demo/demo.repository';
 import { adminApi, embedApi } from './api-client';
 import { type BrowserSuite, startBrowserSuite } from './browser-suite';
 import type { TestApp } from './create-test-app';
