@@ -7,6 +7,13 @@ import boundaries from 'eslint-plugin-boundaries';
 export const SHARED_FOLDERS = ['common', 'config', 'database', 'redis'];
 
 /**
+ * The page frame (layout, navigation, charts, tables, forms, words) of the console and the partner
+ * portal: every feature may import it; it imports shared code only, never a feature, and shared
+ * code does not import it.
+ */
+export const FRAME_FOLDER = 'pages';
+
+/**
  * What any feature offers the others, by file name (paths inside the feature's folder): its Nest
  * module, its services (the module exports the ones others inject), its entities, errors and DTOs,
  * and its decorators, guards and middleware. Never a repository, a controller, a view or a helper.
@@ -36,9 +43,6 @@ export const CONTRACTS = {
     'route-access.ts',
     'embed-origin.ts',
   ],
-  // The OpenAPI shapes of an organisation's pages and the refusal page, which the console's pages
-  // use too (their frame is shared code: common/pages/console/).
-  'admin-pages': ['admin-pages.openapi.ts', 'org-page.openapi.ts', 'views/**'],
   // The ledger port the payouts feature provides (bonuses own it, so they never import payouts).
   bonuses: ['bonus-ledger.ts'],
   conversions: ['cascade.ts'],
@@ -68,6 +72,8 @@ export const boundariesConfig = {
       // The list of every entity (TypeORM loads one set): the one shared file that names features.
       { type: 'entity-registry', pattern: 'src/database/entities.ts', mode: 'file' },
       { type: 'shared', pattern: `src/{${SHARED_FOLDERS.join(',')}}`, capture: ['folder'] },
+      // @(…): a pattern of one folder that still captures its name for the message.
+      { type: 'frame', pattern: `src/@(${FRAME_FOLDER})`, capture: ['folder'] },
       { type: 'feature', pattern: 'src/*', capture: ['feature'] },
     ],
     'boundaries/dependency-nodes': ['import', 'export', 'dynamic-import', 'require'],
@@ -93,9 +99,13 @@ export const boundariesConfig = {
             allow: { to: { element: { types: ['shared', 'entity-registry'] } } },
           },
           {
+            from: { element: { type: 'frame' } },
+            allow: { to: { element: { types: ['shared', 'frame'] } } },
+          },
+          {
             from: { element: { type: 'feature' } },
             allow: [
-              { to: { element: { type: 'shared' } } },
+              { to: { element: { types: ['shared', 'frame'] } } },
               { dependency: { relationship: { to: 'internal' } } },
               { to: { element: { type: 'feature', fileInternalPath: PUBLIC_FILES } } },
               ...Object.entries(CONTRACTS).map(([name, files]) => ({

@@ -3,7 +3,6 @@ import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { BullModule } from '@nestjs/bull';
 import { ScheduleModule } from '@nestjs/schedule';
-import { AdminPagesModule } from './admin-pages/admin-pages.module';
 import { AuditModule } from './audit/audit.module';
 import { BonusesModule, BonusesWorkerModule } from './bonuses/bonuses.module';
 import { ConsoleModule } from './console/console.module';
@@ -74,7 +73,6 @@ export class AppModule {
         WidgetModule,
         // The demo tenant and /demo are for development (and the tests): never in production.
         ...(config.isProduction ? [] : [DemoModule]),
-        AdminPagesModule,
         TransferModule,
         ConsoleModule,
         FastLanesModule,

@@ -1,64 +1,90 @@
 import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
-import { OrgPageGuard } from '../admin-pages/org-page.guard';
+import { AuditModule } from '../audit/audit.module';
+import { BonusesModule } from '../bonuses/bonuses.module';
 import { PageFormGuard, PageSecurity } from '../common/http/page-security';
+import { MembersModule } from '../members/members.module';
+import { OffersModule } from '../offers/offers.module';
+import { PayoutsModule } from '../payouts/payouts.module';
+import { TenantsModule } from '../tenants/tenants.module';
+import { TransferModule } from '../transfer/transfer.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
+import { AuditLogPagesController } from './audit-log/audit-log.controller';
+import { BonusesCsvController } from './bonuses/bonuses-csv.controller';
+import { BonusesPagesController } from './bonuses/bonuses.controller';
+import { IntegrationPagesController } from './integration/integration.controller';
+import { IntegrationModelReader } from './integration/integration.model';
+import { WebhookPagesController } from './integration/webhook.controller';
+import { PartnersAdminController } from './members/partners-admin.controller';
+import { PartnersCsvController } from './members/partners-csv.controller';
+import { PartnersPagesController } from './members/partners-pages.controller';
+import { PartnersService } from './members/partners.service';
+import { OrgPageGuard } from './org-page.guard';
 import { OverviewPagesController } from './overview/overview.controller';
-import { PartnersAdminController } from './partners/partners-admin.controller';
-import { PartnersCsvController } from './partners/partners-csv.controller';
-import { PartnersPagesController } from './partners/partners-pages.controller';
-import { PartnersRepository } from './partners/partners.repository';
-import { PartnersService } from './partners/partners.service';
-import { ConsoleRecordsModule } from './records.module';
 import {
   PayoutListsCsvController,
   PayoutsCsvPagesController,
 } from './payouts/payouts-csv.controller';
 import { PayoutsPagesController } from './payouts/payouts-pages.controller';
 import { ProgramPagesController } from './program/program-pages.controller';
+import { BonusNamesReader } from './read-model/bonus-names.reader';
+import { MemberListReader } from './read-model/members.reader';
+import { StatsReader } from './read-model/stats.reader';
+import { ConsoleRecordsModule } from './records.module';
+import { SessionPagesController } from './session/session.controller';
 import { StatsAdminController } from './stats/stats-admin.controller';
-import { StatsRepository } from './stats/stats.repository';
 import { StatsService } from './stats/stats.service';
-import { MembersModule } from '../members/members.module';
-import { OffersModule } from '../offers/offers.module';
-import { PayoutsModule } from '../payouts/payouts.module';
-import { TenantsModule } from '../tenants/tenants.module';
-import { TransferModule } from '../transfer/transfer.module';
 
+/** The pages of /org: signing in and out, then one controller (with its views and words) per area. */
 const PAGE_CONTROLLERS = [
+  SessionPagesController,
+  OverviewPagesController,
   PartnersCsvController,
   PartnersPagesController,
-  OverviewPagesController,
+  ProgramPagesController,
+  PayoutsPagesController,
   PayoutsCsvPagesController,
   PayoutListsCsvController,
-  PayoutsPagesController,
-  ProgramPagesController,
+  BonusesPagesController,
+  BonusesCsvController,
+  IntegrationPagesController,
+  WebhookPagesController,
+  AuditLogPagesController,
 ];
 
 /**
- * The program console (docs/console.md): the stats kept as rollups and their API, the
- * overview and partners pages (`/org/:slug`, `/org/:slug/partners`) and their API twins. The
- * pages use the admin pages' session, role guard and CSRF rules (OrgPageGuard, PageFormGuard).
+ * The console (docs/console.md): every page of /org (staff), from signing in to each area of an
+ * organisation, the stats kept as rollups and the API twins of its lists (GET …/stats, …/users).
+ * The records' pages (conversions, leads, the ban form) are ConsoleRecordsModule, imported here.
+ * Pages and actions use the organisation pages' session, role guard and CSRF rules
+ * (OrgPageGuard, PageFormGuard); what they read of other features' tables is read-model/'s.
  */
 @Module({
   imports: [
     ConsoleRecordsModule,
+    AuditModule,
+    BonusesModule,
     MembersModule,
-    PayoutsModule,
     OffersModule,
+    PayoutsModule,
     TenantsModule,
     TransferModule,
+    WebhooksModule,
   ],
   controllers: [StatsAdminController, PartnersAdminController, ...PAGE_CONTROLLERS],
   providers: [
-    StatsRepository,
+    StatsReader,
     StatsService,
-    PartnersRepository,
+    MemberListReader,
     PartnersService,
+    BonusNamesReader,
+    IntegrationModelReader,
     PageSecurity,
     OrgPageGuard,
   ],
   exports: [StatsService],
 })
 export class ConsoleModule implements NestModule {
+  /** Every post of the pages must be a plain form from the service's own origin. */
   configure(consumer: MiddlewareConsumer): void {
     consumer.apply(PageFormGuard).forRoutes(...PAGE_CONTROLLERS);
   }

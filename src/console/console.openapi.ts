@@ -6,14 +6,14 @@ import {
   LANG,
   refusedOn,
   STRING,
-} from '../admin-pages/org-page.openapi';
+} from './org-page.openapi';
 import type { SchemaObject } from '../common/http/html-openapi';
-import { PARTNER_SORTS } from './partners/partners.dto';
+import { PARTNER_SORTS } from './members/partners.dto';
 
 /**
  * OpenAPI of the console's pages: the overview and partners (`ConsoleDocs`), the conversions,
  * leads and a partner's ban form (`RecordDocs`), as admin-pages.openapi documents the other areas
- * (the shapes are admin-pages/org-page.openapi.ts').
+ * (the shapes are org-page.openapi.ts').
  */
 
 const REFUSED = refusedOn('partner');

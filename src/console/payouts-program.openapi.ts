@@ -6,7 +6,7 @@ import {
   LANG,
   refusedOn,
   STRING,
-} from '../admin-pages/org-page.openapi';
+} from './org-page.openapi';
 
 /**
  * OpenAPI of the console's payouts pages (`/org/{slug}/payouts…`) and program page

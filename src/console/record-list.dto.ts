@@ -7,7 +7,7 @@ import { isDay } from './stats/stats.dto';
 /**
  * The query the console's lists of records share (conversions, leads): a partner, a period of UTC
  * days (both inclusive) and pages; each list adds its own filters. The same conditions serve the
- * list, its API twin and its CSV link (common/pages/console/lists.ts).
+ * list, its API twin and its CSV link (pages/lists.ts, read-model/conditions.ts).
  */
 
 @ValidatorConstraint({ name: 'isDay' })

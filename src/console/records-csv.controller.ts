@@ -1,10 +1,10 @@
 import type { StreamableFile } from '@nestjs/common';
-import { CsvFilters, csvFile } from '../common/pages/console/lists';
-import { Org, type ConsoleCtx, OrgDownload, OrgDownloadsController } from './org-page';
+import { CsvFilters, csvFile } from '../pages/lists';
+import { Org, type ConsoleCtx, OrgDownload, OrgDownloadsController } from './org-page.guard';
 import { CONVERSION_FILTERS, ListConversionsQueryDto } from './conversions/conversions.dto';
-import { ConversionListService } from './conversions/conversions-list.service';
+import { ConversionListReader } from './read-model/conversion-list.reader';
 import { LEAD_FILTERS, ListLeadsQueryDto } from './leads/leads.dto';
-import { LeadListService } from './leads/leads-list.service';
+import { LeadListReader } from './read-model/lead-list.reader';
 import { RecordDocs } from './console.openapi';
 
 /**
@@ -14,8 +14,8 @@ import { RecordDocs } from './console.openapi';
 @OrgDownloadsController()
 export class RecordsCsvController {
   constructor(
-    private readonly conversions: ConversionListService,
-    private readonly leads: LeadListService,
+    private readonly conversions: ConversionListReader,
+    private readonly leads: LeadListReader,
   ) {}
 
   @OrgDownload('conversions.csv')

@@ -1,17 +1,17 @@
 import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
-import { OrgPageGuard } from '../admin-pages/org-page.guard';
+import { OrgPageGuard } from './org-page.guard';
 import { PageFormGuard, PageSecurity } from '../common/http/page-security';
 import { ConversionsModule } from '../conversions/conversions.module';
 import { BansModule } from '../bans/bans.module';
 import { LeadsModule } from '../leads/leads.module';
 import { TransferModule } from '../transfer/transfer.module';
 import { ConversionsListAdminController } from './conversions/conversions-admin.controller';
-import { ConversionListService } from './conversions/conversions-list.service';
+import { ConversionListReader } from './read-model/conversion-list.reader';
 import { ConversionsPagesController } from './conversions/conversions-pages.controller';
 import { LeadsListAdminController } from './leads/leads-admin.controller';
-import { LeadListService } from './leads/leads-list.service';
+import { LeadListReader } from './read-model/lead-list.reader';
 import { LeadsPagesController } from './leads/leads-pages.controller';
-import { PartnerBanPagesController } from './partners/partner-ban.controller';
+import { PartnerBanPagesController } from './members/partner-ban.controller';
 import { RecordsCsvController } from './records-csv.controller';
 
 const PAGE_CONTROLLERS = [
@@ -29,7 +29,7 @@ const PAGE_CONTROLLERS = [
 @Module({
   imports: [ConversionsModule, BansModule, LeadsModule, TransferModule],
   controllers: [ConversionsListAdminController, LeadsListAdminController, ...PAGE_CONTROLLERS],
-  providers: [ConversionListService, LeadListService, PageSecurity, OrgPageGuard],
+  providers: [ConversionListReader, LeadListReader, PageSecurity, OrgPageGuard],
 })
 export class ConsoleRecordsModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

@@ -35,6 +35,18 @@ const CASES: Case[] = [
     refused: 'feature members file users.service.ts',
   },
   {
+    name: 'the page frame (pages/) importing a feature',
+    filePath: 'src/pages/layout.tsx',
+    code: "import type { ConsoleCtx } from '../console/org-page.guard';\nexport type X = ConsoleCtx;\n",
+    refused: 'feature console file org-page.guard.ts',
+  },
+  {
+    name: 'common/ importing the page frame',
+    filePath: 'src/common/pages/layout.tsx',
+    code: "import { DataTable } from '../../pages/layout';\nexport const x = DataTable;\n",
+    refused: 'frame pages file layout.tsx',
+  },
+  {
     name: "a feature importing another feature's repository",
     filePath: 'src/embed/embed-data.service.ts',
     code: "import type { TreeMember } from '../members/members.repository';\nexport type X = TreeMember;\n",
@@ -61,6 +73,15 @@ const CASES: Case[] = [
       "import { UpsertUserDto } from '../members/dto/upsert-user.dto';\n" +
       "import { UserNotFoundError } from '../members/user.errors';\n" +
       'export const x = [MembersModule, UsersService, UpsertUserDto, UserNotFoundError];\n',
+    refused: null,
+  },
+  {
+    name: 'a feature importing the page frame, and the frame importing shared code',
+    filePath: 'src/console/console-page.tsx',
+    code:
+      "import { framedPage } from '../pages/layout';\n" +
+      "import { HtmlPage } from '../common/pages/page';\n" +
+      'export const x = [framedPage, HtmlPage];\n',
     refused: null,
   },
   {

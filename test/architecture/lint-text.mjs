@@ -3,11 +3,13 @@
 // because ESLint loads its config with import(), which Jest's CommonJS runtime cannot run.
 import { ESLint } from 'eslint';
 
-const input = JSON.parse(await new Promise((done) => {
-  let text = '';
-  process.stdin.on('data', (chunk) => (text += chunk));
-  process.stdin.on('end', () => done(text));
-}));
+const input = JSON.parse(
+  await new Promise((done) => {
+    let text = '';
+    process.stdin.on('data', (chunk) => (text += chunk));
+    process.stdin.on('end', () => done(text));
+  }),
+);
 const eslint = new ESLint({ cwd: process.cwd() });
 const results = [];
 for (const { filePath, code } of input) {

@@ -1,22 +1,13 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
+import { featureOf as folderOf, sourceFiles, tableOwners, WRITE } from './tables';
 
 /**
  * A feature's tables are written by that feature only (docs/architecture.md, "Module
  * boundaries"): the lint sees imports, not SQL, so this reads the SQL. A table's owner is the
- * feature whose entity names it (`@Entity('…')`), or the one below for tables no entity maps.
+ * feature whose entity names it (`@Entity('…')`), or the one tables.ts names for tables no entity
+ * maps.
  */
-const TABLES_WITHOUT_ENTITY: Record<string, string> = {
-  tenant_lookups: 'tenants',
-  ledger_entries: 'payouts',
-  ledger_balances: 'payouts',
-  clawbacks: 'payouts',
-  payout_claims: 'payouts',
-  webhook_endpoint_slots: 'webhooks',
-  stats_daily: 'console',
-  imports: 'transfer',
-};
-
 /**
  * The one file that writes other features' tables, and all it may write there: the demo's
  * history (docs/architecture.md, "Decisions and their reasons"). The demo is a development
@@ -53,30 +44,12 @@ const withoutTimestampUpdates = (text: string) =>
     assigned(setList).every((column) => column.endsWith('_at')) ? '' : statement,
   );
 
-const WRITE = /\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM|TRUNCATE(?:\s+TABLE)?)\s+"?([a-z_]+)"?/g;
-
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === 'migrations' ? [] : files(path);
-    return /\.tsx?$/.test(name) && !/\.spec\.tsx?$/.test(name) ? [path] : [];
-  });
-}
-
 describe('table writers', () => {
   const root = resolve(__dirname, '../..');
   const src = join(root, 'src');
-  const featureOf = (path: string) => relative(src, path).split(sep)[0];
-  const sources = files(src).filter((path) => relative(src, path).includes(sep));
-
-  const owners = new Map(Object.entries(TABLES_WITHOUT_ENTITY));
-  for (const path of sources.filter((p) => p.endsWith('.entity.ts'))) {
-    for (const [, table] of readFileSync(path, 'utf8').matchAll(
-      /@Entity\(\s*(?:\{\s*name:\s*)?'([a-z_]+)'/g,
-    )) {
-      owners.set(table, featureOf(path));
-    }
-  }
+  const featureOf = (path: string) => folderOf(src, path);
+  const sources = sourceFiles(src).filter((path) => relative(src, path).includes(sep));
+  const owners = tableOwners(src, sources);
 
   /** "feature → table": the files of `writer` whose SQL writes a table another feature owns. */
   const foreignWrites = (

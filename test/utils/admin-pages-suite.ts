@@ -1,5 +1,5 @@
 /**
- * The organisation admin pages' browser specs' shared setup (test/e2e/admin-pages/admin-pages-*.browser;
+ * The organisation admin pages' browser specs' shared setup (test/e2e/console/console-org-*.browser;
  * README.md, docs/console.md): the service on a loopback port with a real HTTPS webhook receiver,
  * two English organisations with owner, viewer and other-owner staff tokens, a chain root ←
  * referrer and 6 conversions (12 pending bonuses), and the page and database reads the specs make.

@@ -5,12 +5,12 @@ import { ApiProblems } from '../../common/errors/problem.response';
 import type { TenantEntity } from '../../tenants/tenant.entity';
 import { ListConversionsQueryDto } from './conversions.dto';
 import { ConversionDetailResponse, ConversionListResponse } from './conversions.response';
-import { ConversionListService } from './conversions-list.service';
+import { ConversionListReader } from '../read-model/conversion-list.reader';
 
 @ApiTags('admin')
 @Controller('admin/v1/tenants/:slug/conversions')
 export class ConversionsListAdminController {
-  constructor(private readonly conversions: ConversionListService) {}
+  constructor(private readonly conversions: ConversionListReader) {}
 
   /**
    * The tenant's conversions, newest first, each with its partner (the lead's referrer), the

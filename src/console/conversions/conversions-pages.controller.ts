@@ -1,24 +1,24 @@
 import { HttpCode, Param, Post } from '@nestjs/common';
-import { Org, OrgAction, type ConsoleCtx, OrgPagesController, OrgView } from '../org-page';
+import { Org, OrgAction, type ConsoleCtx, OrgPagesController, OrgView } from '../org-page.guard';
 import { PageQuery } from '../../common/http/single-query-values.pipe';
 import { FormBody } from '../../common/pages/form';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
 import { ConversionsService } from '../../conversions/conversions.service';
-import { keptFilters, loadList } from '../../common/pages/console/lists';
+import { keptFilters, loadList } from '../../pages/lists';
 import { RecordDocs } from '../console.openapi';
 import {
   CONVERSION_FILTERS,
   ListConversionsQueryDto,
   ReverseConversionForm,
 } from './conversions.dto';
-import { ConversionListService } from './conversions-list.service';
+import { ConversionListReader } from '../read-model/conversion-list.reader';
 import { conversionPage, conversionsPage } from './conversions.views';
 
 /** `/org/:slug/conversions`: the list (status, partner, period, pages) and reversal. */
 @OrgPagesController('conversions')
 export class ConversionsPagesController {
   constructor(
-    private readonly list: ConversionListService,
+    private readonly list: ConversionListReader,
     private readonly conversions: ConversionsService,
   ) {}
 

@@ -1,10 +1,11 @@
-import type { ConsoleCtx } from '../../admin-pages/org-page.guard';
+import type { ConsoleCtx } from '../org-page.guard';
 import { CsrfField } from '../../common/pages/components';
 import type { HtmlPage } from '../../common/pages/page';
-import { RECORD_TEXTS } from '../../common/pages/console/i18n-records';
-import { backQuery, consolePage, DataTable } from '../../common/pages/console/layout';
-import { ListPager, ListSummary } from '../../common/pages/console/list-parts';
-import { RecordFilters } from '../../common/pages/console/record-filters';
+import { RECORD_TEXTS } from '../records.i18n';
+import { backQuery, DataTable, TableSection } from '../../pages/layout';
+import { consolePage } from '../console-page';
+import { ListPager, ListSummary } from '../../pages/list-parts';
+import { RecordFilters } from '../record-filters';
 import { CONVERSION_STATUSES } from './conversions.dto';
 import type {
   ConversionDetailResponse,
@@ -200,29 +201,26 @@ export function conversionPage(
       {c.status !== 'reversed' && !ctx.can('manager') && (
         <p class="muted">{r.viewerCannotReverse}</p>
       )}
-      <section aria-labelledby="cascade-h">
-        <h2 id="cascade-h">{r.cascade}</h2>
-        <DataTable
-          caption={r.cascade}
-          hideCaption
-          headers={[r.tier, t.partner, t.amount, t.status, r.reason]}
-          numeric={[2]}
-          empty={t.nothing}
-          rows={d.bonuses.map((b) => [
-            b.tier ?? '',
-            <a href={`/org/${slug}/partners/${b.user_id}`} data-bonus={b.bonus_id}>
-              {b.partner_name}
-            </a>,
-            <span data-bonus-amount={String(b.amount_kopecks)}>
-              {money(b.amount_kopecks, b.currency)}
-            </span>,
-            <span class="badge" data-bonus-status={b.status}>
-              {r.bonusStatus[b.status] ?? b.status}
-            </span>,
-            b.reason ?? '',
-          ])}
-        />
-      </section>
+      <TableSection
+        id="cascade"
+        caption={r.cascade}
+        headers={[r.tier, t.partner, t.amount, t.status, r.reason]}
+        numeric={[2]}
+        empty={t.nothing}
+        rows={d.bonuses.map((b) => [
+          b.tier ?? '',
+          <a href={`/org/${slug}/partners/${b.user_id}`} data-bonus={b.bonus_id}>
+            {b.partner_name}
+          </a>,
+          <span data-bonus-amount={String(b.amount_kopecks)}>
+            {money(b.amount_kopecks, b.currency)}
+          </span>,
+          <span class="badge" data-bonus-status={b.status}>
+            {r.bonusStatus[b.status] ?? b.status}
+          </span>,
+          b.reason ?? '',
+        ])}
+      />
     </>,
   );
 }

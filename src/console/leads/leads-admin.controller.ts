@@ -5,12 +5,12 @@ import { ApiProblems } from '../../common/errors/problem.response';
 import type { TenantEntity } from '../../tenants/tenant.entity';
 import { ListLeadsQueryDto } from './leads.dto';
 import { LeadListResponse } from './leads.response';
-import { LeadListService } from './leads-list.service';
+import { LeadListReader } from '../read-model/lead-list.reader';
 
 @ApiTags('admin')
 @Controller('admin/v1/tenants/:slug/leads')
 export class LeadsListAdminController {
-  constructor(private readonly leads: LeadListService) {}
+  constructor(private readonly leads: LeadListReader) {}
 
   /**
    * The tenant's leads, newest first, each with its partner (the referrer); filtered by

@@ -1,20 +1,20 @@
 import { HttpCode, Param, Post } from '@nestjs/common';
-import { Org, OrgAction, type ConsoleCtx, OrgPagesController, OrgView } from '../org-page';
+import { Org, OrgAction, type ConsoleCtx, OrgPagesController, OrgView } from '../org-page.guard';
 import { PageQuery } from '../../common/http/single-query-values.pipe';
 import { FormBody } from '../../common/pages/form';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
-import { keptFilters, loadList } from '../../common/pages/console/lists';
+import { keptFilters, loadList } from '../../pages/lists';
 import { RecordDocs } from '../console.openapi';
 import { LeadsService } from '../../leads/leads.service';
 import { LEAD_FILTERS, LeadStatusForm, ListLeadsQueryDto } from './leads.dto';
-import { LeadListService } from './leads-list.service';
+import { LeadListReader } from '../read-model/lead-list.reader';
 import { leadsPage } from './leads.views';
 
 /** `/org/:slug/leads`: the list (status, source, partner, period, pages) and status changes. */
 @OrgPagesController('leads')
 export class LeadsPagesController {
   constructor(
-    private readonly leads: LeadListService,
+    private readonly leads: LeadListReader,
     private readonly changes: LeadsService,
   ) {}
 

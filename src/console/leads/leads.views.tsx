@@ -1,12 +1,13 @@
-import type { ConsoleCtx } from '../../admin-pages/org-page.guard';
+import type { ConsoleCtx } from '../org-page.guard';
 import { CsrfField } from '../../common/pages/components';
 import type { HtmlPage } from '../../common/pages/page';
 import { canRequestTransition } from '../../leads/lead-transitions';
 import { LEAD_SOURCES, LEAD_STATUSES, type LeadStatus } from '../../leads/lead.entity';
-import { RECORD_TEXTS } from '../../common/pages/console/i18n-records';
-import { backQuery, consolePage, DataTable } from '../../common/pages/console/layout';
-import { ListPager, ListSummary } from '../../common/pages/console/list-parts';
-import { RecordFilters } from '../../common/pages/console/record-filters';
+import { RECORD_TEXTS } from '../records.i18n';
+import { backQuery, DataTable } from '../../pages/layout';
+import { consolePage } from '../console-page';
+import { ListPager, ListSummary } from '../../pages/list-parts';
+import { RecordFilters } from '../record-filters';
 import type { LeadListResponse } from './leads.response';
 
 /** `2026-11-21T09:30:00.000Z` → `2026-11-21 09:30`. */

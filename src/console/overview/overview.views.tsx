@@ -1,9 +1,10 @@
-import type { ConsoleCtx } from '../../admin-pages/org-page.guard';
+import type { ConsoleCtx } from '../org-page.guard';
 import type { HtmlPage } from '../../common/pages/page';
 import { addDays, type Period, periodDays, today } from '../stats/stats.service';
 import type { StatsResponse } from '../stats/stats.response';
-import { FunnelSteps, LineChart } from '../../common/pages/console/chart';
-import { consolePage, DataTable, withParams } from '../../common/pages/console/layout';
+import { FunnelSteps, LineChart } from '../../pages/chart';
+import { DataTable, withParams, TableSection } from '../../pages/layout';
+import { consolePage } from '../console-page';
 
 export const SHORTCUTS = [7, 30, 90] as const;
 
@@ -174,23 +175,20 @@ export function overviewPage(
           ])}
         />
       </details>
-      <section aria-labelledby="top-h">
-        <h2 id="top-h">{t.topPartners}</h2>
-        <DataTable
-          caption={t.topPartners}
-          hideCaption
-          headers={['#', t.partner, t.commission]}
-          numeric={[0, 2]}
-          empty={t.nothing}
-          rows={stats.top_partners.map((p, i) => [
-            String(i + 1),
-            <a href={`${base}/partners/${p.user_id}`} data-top-partner={p.user_id}>
-              {p.display_name}
-            </a>,
-            <span data-value={String(p.commission_kopecks)}>{money(p.commission_kopecks)}</span>,
-          ])}
-        />
-      </section>
+      <TableSection
+        id="top"
+        caption={t.topPartners}
+        headers={['#', t.partner, t.commission]}
+        numeric={[0, 2]}
+        empty={t.nothing}
+        rows={stats.top_partners.map((p, i) => [
+          String(i + 1),
+          <a href={`${base}/partners/${p.user_id}`} data-top-partner={p.user_id}>
+            {p.display_name}
+          </a>,
+          <span data-value={String(p.commission_kopecks)}>{money(p.commission_kopecks)}</span>,
+        ])}
+      />
     </>,
   );
 }

@@ -1,8 +1,9 @@
-import type { ConsoleCtx } from '../../admin-pages/org-page.guard';
+import type { ConsoleCtx } from '../org-page.guard';
 import { CsrfField } from '../../common/pages/components';
 import type { HtmlPage } from '../../common/pages/page';
 import type { PayoutResponse } from '../../payouts/dto/payout.response';
-import { consolePage, DataTable, withParams } from '../../common/pages/console/layout';
+import { DataTable, withParams } from '../../pages/layout';
+import { consolePage } from '../console-page';
 import { PAYOUT_TEXTS } from './payouts.i18n';
 import { minute, noticeText, type PayoutNames, PayoutStatus } from './payouts.views';
 

@@ -1,11 +1,12 @@
 import { Param, type StreamableFile } from '@nestjs/common';
 import { Readable } from 'node:stream';
 import { PageQuery } from '../../common/http/single-query-values.pipe';
-import { Conditions, csvFile, csvFilters } from '../../common/pages/console/lists';
+import { csvFile, csvFilters } from '../../pages/lists';
+import { payoutsExportFilter } from '../read-model/export-filters';
 import { ListPayoutsQueryDto } from '../../payouts/dto/payout-requests.dto';
 import { PayoutsCsvService } from '../../payouts/payouts-csv.service';
 import { ExportsService } from '../../transfer/exports.service';
-import { Org, type ConsoleCtx, OrgDownload, OrgDownloadsController } from '../org-page';
+import { Org, type ConsoleCtx, OrgDownload, OrgDownloadsController } from '../org-page.guard';
 import { PayoutsProgramDocs } from '../payouts-program.openapi';
 
 /** `/org/:slug/payouts/runs/:run_id.csv`: the run's mass-payout file, as the Admin API's. */
@@ -41,10 +42,7 @@ export class PayoutListsCsvController {
       status: query.status || undefined,
       user_id: query.user || undefined,
     });
-    const cond = new Conditions()
-      .add('p.run_id = ?', filters.run_id)
-      .add('p.status = ?', filters.status)
-      .add('(p.service_user_id = ? OR p.member_id = ?)', filters.user_id);
+    const cond = payoutsExportFilter(filters);
     const stream = await this.exports.stream(org.tenant.id, 'payouts', cond);
     return csvFile(`payouts-${org.tenant.slug}.csv`, stream);
   }

@@ -1,7 +1,7 @@
 import { HttpCode, Param, Post } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { IsString, Length } from 'class-validator';
-import { Org, OrgAction, type ConsoleCtx, OrgPagesController, OrgView } from '../org-page';
+import { Org, OrgAction, type ConsoleCtx, OrgPagesController, OrgView } from '../org-page.guard';
 import { ValidationFailedError } from '../../common/errors/domain-error';
 import { PageQueryDto } from '../../common/http/pagination.dto';
 import { PageQuery } from '../../common/http/single-query-values.pipe';
@@ -15,9 +15,9 @@ import {
 import { withPayoutDefaults } from '../../tenants/payout-settings';
 import { PayoutsCsvService } from '../../payouts/payouts-csv.service';
 import { PayoutsService } from '../../payouts/payouts.service';
-import { refusal } from '../../common/pages/console/lists';
+import { refusal } from '../../pages/lists';
 import { PayoutsProgramDocs } from '../payouts-program.openapi';
-import { PartnersService } from '../partners/partners.service';
+import { PartnersService } from '../members/partners.service';
 import { PAYOUT_TEXTS } from './payouts.i18n';
 import { payoutPage } from './payout.views';
 import { payoutsPage } from './payouts.views';

@@ -1,4 +1,4 @@
-import type { Lang } from '../../common/pages/console/i18n';
+import type { Lang } from '../../pages/i18n';
 
 /** The payouts pages' words (docs/payouts.md, docs/console.md), and the payouts section of a partner's page. */
 const EN = {

@@ -1,11 +1,12 @@
-import type { ConsoleCtx } from '../../admin-pages/org-page.guard';
+import type { ConsoleCtx } from '../org-page.guard';
 import { CsrfField } from '../../common/pages/components';
 import type { HtmlPage } from '../../common/pages/page';
 import type { PayoutSettings } from '../../tenants/payout-settings';
 import { PAYOUT_STATUSES } from '../../payouts/payout.entity';
 import type { PayoutListResponse, PayoutRunListResponse } from '../../payouts/dto/payout.response';
 import type { FieldError } from '../../common/errors/domain-error';
-import { consolePage, DataTable, Pager, withParams } from '../../common/pages/console/layout';
+import { DataTable, Pager, withParams } from '../../pages/layout';
+import { consolePage } from '../console-page';
 import { PAYOUT_TEXTS, type PayoutTexts } from './payouts.i18n';
 import { PAYOUTS_SCRIPT } from './payouts.script';
 

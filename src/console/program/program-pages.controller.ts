@@ -1,9 +1,9 @@
 import { HttpCode, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
-import { Org, OrgAction, type ConsoleCtx, OrgPagesController, OrgView } from '../org-page';
+import { Org, OrgAction, type ConsoleCtx, OrgPagesController, OrgView } from '../org-page.guard';
 import { PageQuery } from '../../common/http/single-query-values.pipe';
 import { type HtmlPage, PageException, Redirect, withQuery } from '../../common/pages/page';
-import { notAllowedPage } from '../../admin-pages/views/layout';
+import { notAllowedPage } from '../org-page.views';
 import type { OfferResponse } from '../../offers/dto/offer.response';
 import { OffersService } from '../../offers/offers.service';
 import type { Program } from '../../tenants/program';

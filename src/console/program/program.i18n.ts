@@ -1,4 +1,4 @@
-import type { Lang } from '../../common/pages/console/i18n';
+import type { Lang } from '../../pages/i18n';
 
 /** The program page's words (docs/console.md). */
 const EN = {

@@ -1,12 +1,13 @@
-import type { ConsoleCtx } from '../../admin-pages/org-page.guard';
+import type { ConsoleCtx } from '../org-page.guard';
 import { CsrfField } from '../../common/pages/components';
 import { ScriptData } from '../../common/pages/inline';
 import type { HtmlPage } from '../../common/pages/page';
 import type { FieldError } from '../../common/errors/domain-error';
 import type { OfferResponse } from '../../offers/dto/offer.response';
 import { tierName } from '../../tenants/program';
-import { numberLocale } from '../../common/pages/console/i18n';
-import { consolePage, DataTable, withParams } from '../../common/pages/console/layout';
+import { numberLocale } from '../../pages/i18n';
+import { withParams, TableSection } from '../../pages/layout';
+import { consolePage } from '../console-page';
 import { parseMoney, parsePercent, type PreviewRow, type ProgramFormValues } from './program.form';
 import { PROGRAM_TEXTS } from './program.i18n';
 import { PROGRAM_SCRIPT } from './program.script';
@@ -149,33 +150,30 @@ export function programPage(
           title: t.previewTitle('{amount}'),
         }}
       />
-      <section aria-labelledby="offers-h">
-        <h2 id="offers-h">{t.offers}</h2>
-        <DataTable
-          caption={t.offers}
-          hideCaption
-          headers={[t.offer, t.program, '']}
-          empty={common.nothing}
-          rows={[
-            [
-              <strong>{t.defaultProgram}</strong>,
-              t.ownProgram,
-              d.offer ? <a href={base}>{t.edit}</a> : <strong>{t.edit}</strong>,
-            ],
-            ...d.offers.map((o) => [
-              o.name,
-              o.program ? t.ownProgram : t.followsDefault,
-              d.offer?.offer_id === o.offer_id ? (
-                <strong>{t.edit}</strong>
-              ) : (
-                <a href={withParams(base, { offer: o.offer_id })} data-offer={o.offer_id}>
-                  {t.edit}
-                </a>
-              ),
-            ]),
-          ]}
-        />
-      </section>
+      <TableSection
+        id="offers"
+        caption={t.offers}
+        headers={[t.offer, t.program, '']}
+        empty={common.nothing}
+        rows={[
+          [
+            <strong>{t.defaultProgram}</strong>,
+            t.ownProgram,
+            d.offer ? <a href={base}>{t.edit}</a> : <strong>{t.edit}</strong>,
+          ],
+          ...d.offers.map((o) => [
+            o.name,
+            o.program ? t.ownProgram : t.followsDefault,
+            d.offer?.offer_id === o.offer_id ? (
+              <strong>{t.edit}</strong>
+            ) : (
+              <a href={withParams(base, { offer: o.offer_id })} data-offer={o.offer_id}>
+                {t.edit}
+              </a>
+            ),
+          ]),
+        ]}
+      />
       <section aria-labelledby="program-h">
         <h2 id="program-h">{title}</h2>
         {canEdit ? (

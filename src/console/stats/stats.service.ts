@@ -11,7 +11,7 @@ import {
   type StatsQueryDto,
 } from './stats.dto';
 import type { StatsDayResponse, StatsResponse } from './stats.response';
-import { StatsRepository } from './stats.repository';
+import { StatsReader } from '../read-model/stats.reader';
 
 const DAY_MS = 86_400_000;
 export const DEFAULT_PERIOD_DAYS = 30;
@@ -75,7 +75,7 @@ export function resolvePeriod(query: StatsQueryDto, now = Date.now()): Period {
 /** The overview's numbers (docs/console.md), read from the rollups only. */
 @Injectable()
 export class StatsService {
-  constructor(private readonly repo: StatsRepository) {}
+  constructor(private readonly repo: StatsReader) {}
 
   async stats(tenant: TenantEntity, period: Period): Promise<StatsResponse> {
     const currency = tenant.currency || DEFAULT_CURRENCY;

@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../../utils/create-test-app';
 /**
  * The top partners of the stats (docs/console.md) are settled from each day's largest commissions and a
  * bound on everyone else, or from the members whose all-time totals reach the best sums found
- * (StatsRepository.topPartners), without summing every partner. Property:
+ * (StatsReader.topPartners), without summing every partner. Property:
  * for random histories of bonuses (amounts skewed or flat, negative adjustments, every status,
  * many partners a day, so that the bound is what settles the top; two currencies) and random periods, the API's top 10 equals a brute-force
  * ranking over the raw bonuses, and the rollups the triggers kept equal a rebuild.

@@ -1,0 +1,68 @@
+/**
+ * The frame's styles (`body.console`), after the service pages' STYLE. Colours are chosen for WCAG AA contrast
+ * on white (text ≥ 4.5:1, chart marks ≥ 3:1).
+ */
+export const FRAME_STYLE = `
+  body.console { padding: 16px; }
+  body.console header { max-width: 1040px; margin: 0 auto 12px; }
+  body.console main.wide { max-width: 1040px; padding: 20px; }
+  body.console nav a { color: #1d4ed8; }
+  .skip { position: absolute; left: -9999px; top: 0; background: #fff; padding: 8px; }
+  .skip:focus { left: 8px; }
+  .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+  .lang a[aria-current] { font-weight: 700; color: #1d2330; text-decoration: none; }
+  .kpis { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 12px; margin: 16px 0; padding: 0; list-style: none; }
+  .kpis li { background: #f6f7fb; border-radius: 10px; padding: 12px; }
+  .kpis .label { display: block; font-size: 13px; color: #4a5468; }
+  .kpis .value { display: block; font-size: 20px; font-weight: 600; margin-top: 4px; overflow-wrap: break-word; }
+  .period { display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: end; }
+  .period label { margin: 0; } .period input { width: auto; padding: 6px 8px; font-size: 15px; }
+  .period button { margin: 0; padding: 8px 14px; background: #1d4ed8; color: #fff; }
+  .shortcuts { display: flex; gap: 12px; margin: 8px 0 0; padding: 0; list-style: none; }
+  .shortcuts a[aria-current] { font-weight: 700; color: #1d2330; text-decoration: none; }
+  .charts { display: grid; grid-template-columns: 1fr; gap: 16px; }
+  @media (min-width: 900px) { .charts { grid-template-columns: 1fr 1fr; } }
+  figure.chart { margin: 0; } figure.chart svg { width: 100%; height: auto; display: block; }
+  figure.chart figcaption { font-weight: 600; margin-bottom: 8px; }
+  .legend { display: flex; flex-wrap: wrap; gap: 4px 16px; margin: 6px 0 0; padding: 0; list-style: none; font-size: 14px; }
+  .legend .swatch { display: inline-block; width: 14px; height: 4px; border-radius: 2px; vertical-align: middle; margin-right: 6px; }
+  .s1 { background: #1d4ed8; } .s2 { background: #c2410c; } .s3 { background: #047857; }
+  td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+  caption { text-align: left; font-weight: 600; padding: 4px 0; }
+  details summary { cursor: pointer; margin: 12px 0; color: #1d4ed8; }
+  .charts h2 { font-size: 16px; margin: 0 0 8px; }
+  .funnel-steps { list-style: none; padding: 0; margin: 0; max-width: 640px; }
+  .funnel-steps li { margin: 0 0 12px; }
+  .funnel-steps svg { display: block; width: 100%; height: 18px; margin-top: 4px; }
+  .pager { display: flex; gap: 12px; margin-top: 12px; }
+  .csv { margin: 8px 0; }
+  fieldset.tiers { min-width: 0; border: 1px solid #c8cdd8; border-radius: 8px; margin: 12px 0; }
+  fieldset.tiers td input { width: 7em; } label.check { display: flex; gap: 8px; align-items: center; }
+  .payout-actions form { margin: 0 0 12px; align-items: end; } .payout-actions label { margin: 0; }
+  .payout-actions input { width: 16em; max-width: 100%; } .settle textarea { font-family: monospace; font-size: 13px; }
+  .preview tfoot th, .preview tfoot td { font-weight: 600; } h2 code, td code.id { overflow-wrap: anywhere; word-break: break-all; }
+  .settle button { background: #1d4ed8; color: #fff; } .filters button { margin: 0; padding: 8px 14px; }
+  .search { display: flex; flex-wrap: wrap; gap: 8px; align-items: end; }
+  .search label { margin: 0; } .search input { width: 16em; padding: 6px 8px; font-size: 15px; }
+  .search select { padding: 6px 8px; font-size: 15px; }
+  .search button { margin: 0; padding: 8px 14px; background: #1d4ed8; color: #fff; }
+  dl.profile { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; }
+  dl.profile dt { color: #4a5468; } dl.profile dd { margin: 0; overflow-wrap: anywhere; }
+  .actions button { background: #1d4ed8; color: #fff; }
+  .actions button.danger { background: #b42318; }
+  ol.upline { padding-left: 20px; }
+  .badge.on { background: #dcfae6; color: #05603a; } .badge.off { background: #fee4e2; color: #912018; }
+  td.num { white-space: nowrap; }
+  .search > a { align-self: center; }
+  .row-form { display: flex; gap: 6px; align-items: center; margin: 0; }
+  .row-form input { width: 11em; margin: 0; padding: 4px 6px; font-size: 14px; }
+  .row-form button { margin: 0; padding: 5px 10px; background: #b42318; color: #fff; }
+  .row-form button.plain { background: #1d4ed8; } .row-form select { padding: 4px 6px; font-size: 14px; }
+  details.ban { margin-top: 12px; max-width: 640px; }
+  details.ban summary { color: #b42318; font-weight: 600; }
+  details.ban input { width: 100%; max-width: 24em; }
+  @media (max-width: 600px) {
+    body.console { padding: 8px; } body.console main.wide { padding: 14px; }
+    .kpis { grid-template-columns: 1fr 1fr; } .kpis .value { font-size: 17px; }
+  }
+`;
