@@ -1,14 +1,10 @@
-import { CsrfField, LinkOn } from '../common/pages/components';
+import { LinkOn } from '../common/pages/components';
 import { page } from '../common/pages/layout';
 import type { HtmlPage } from '../common/pages/page';
+import { PostButton } from '../pages/forms';
 
 export function SignOut({ csrf }: { csrf: string }) {
-  return (
-    <form method="post" action="/org/sign-out">
-      <CsrfField value={csrf} />
-      <button type="submit">Sign out</button>
-    </form>
-  );
+  return <PostButton action="/org/sign-out" csrf={csrf} label="Sign out" />;
 }
 
 /** A refusal of the admin pages: another organisation, a lower role, an expired form. */
@@ -20,23 +16,6 @@ export function notAllowedPage(status: number, message: string): HtmlPage {
       <p class="error">{message}</p>
       <LinkOn href="/org">Back</LinkOn>
     </>,
-  );
-}
-
-/** A one-button POST form (no JavaScript needed). */
-export function PostButton(props: {
-  action: string;
-  csrf: string;
-  label: string;
-  disabled?: boolean;
-}) {
-  return (
-    <form method="post" action={props.action}>
-      <CsrfField value={props.csrf} />
-      <button type="submit" disabled={props.disabled}>
-        {props.label}
-      </button>
-    </form>
   );
 }
 

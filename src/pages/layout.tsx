@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import type { Request } from 'express';
 import type { PageArea, PageSecurity } from '../common/http/page-security';
-import { CsrfField, Messages } from '../common/pages/components';
+import { Messages } from '../common/pages/components';
 import { InlineScript, InlineStyle } from '../common/pages/inline';
 import { HtmlPage } from '../common/pages/page';
 import { STYLE } from '../common/pages/style';
@@ -14,6 +14,7 @@ import {
   pageLang,
   type TenantLocale,
 } from './i18n';
+import { PostButton } from './forms';
 import { FRAME_STYLE } from './style';
 
 /**
@@ -136,10 +137,7 @@ export function framedPage(
                 </a>
               </span>
               <span class="muted">{ctx.who}</span>
-              <form method="post" action={options.signOut}>
-                <CsrfField value={ctx.csrf} />
-                <button type="submit">{t.signOut}</button>
-              </form>
+              <PostButton action={options.signOut} csrf={ctx.csrf} label={t.signOut} />
             </nav>
           </header>
           <main class="wide" id="content">

@@ -5,7 +5,8 @@ import type { HtmlPage } from '../../common/pages/page';
 import { EVENT_TYPES } from '../../outbox/event-types';
 import { DataTable } from '../../pages/layout';
 import { consolePage } from '../console-page';
-import { minute, PostButton } from '../org-page.views';
+import { PostButton } from '../../pages/forms';
+import { minute } from '../org-page.views';
 import { INTEGRATION_TEXTS, type IntegrationTexts, sayOutcome } from './integration.i18n';
 
 /** Copy buttons of secrets shown once: they appear only when JavaScript runs. */

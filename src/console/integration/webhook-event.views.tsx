@@ -3,7 +3,7 @@ import type { HtmlPage } from '../../common/pages/page';
 import { DataTable } from '../../pages/layout';
 import { consolePage } from '../console-page';
 import type { WebhookEventDetailResponse } from '../../webhooks/dto/webhook.response';
-import { PostButton } from '../org-page.views';
+import { PostButton } from '../../pages/forms';
 import { INTEGRATION_TEXTS, sayOutcome } from './integration.i18n';
 import { deliveryStatus } from './integration.views';
 
