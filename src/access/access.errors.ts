@@ -16,6 +16,13 @@ export class NoAdminSessionError extends UnauthorizedError {
   }
 }
 
+/** A form post of an organisation's page without its session's `_csrf` (or another's). */
+export class StaleFormError extends ForbiddenError {
+  constructor() {
+    super('The form has expired; reload the page and try again.');
+  }
+}
+
 /** A staff credential on another tenant's route: 403 whether that tenant exists or not. */
 export class OtherTenantError extends ForbiddenError {
   constructor() {

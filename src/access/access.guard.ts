@@ -15,10 +15,11 @@ import { routeAccess } from './route-access';
 
 /**
  * Registered globally; default deny. A route states its policy with `@Public()`, `@TenantKey()`,
- * `@Admin(role)`, `@EmbedOrigin()` or `@EmbedBearer()`, and its limits with `@RateLimit()`; a
- * route that states no policy is refused. AccessService decides; the guard hands it the request's
- * credentials and leaves the principal on the request for `@CurrentTenant()`, `@CurrentActor()`
- * and `@CurrentMemberId()`.
+ * `@Admin(role)`, `@EmbedOrigin()`, `@EmbedBearer()` or, on an organisation's page, `@OrgView()` /
+ * `@OrgAction()` (the admin pages' session), and its limits with `@RateLimit()`; a route that
+ * states no policy is refused. AccessService decides; the guard hands it the request's
+ * credentials and leaves the principal on the request for `@CurrentTenant()`, `@CurrentActor()`,
+ * `@CurrentMemberId()` and the pages' `@Org()`.
  */
 @Injectable()
 export class AccessGuard implements CanActivate, OnApplicationBootstrap {
@@ -30,7 +31,10 @@ export class AccessGuard implements CanActivate, OnApplicationBootstrap {
     private readonly scanner: MetadataScanner,
   ) {}
 
-  /** Reads every route's declarations at start-up: a route missing a required limit fails here. */
+  /**
+   * Reads every route's declarations at start-up: a route missing a required limit, or a page of
+   * `/org` missing its policy (route-access.ts), fails here.
+   */
   onApplicationBootstrap(): void {
     for (const { metatype, instance } of this.discovery.getControllers()) {
       if (!metatype || !instance) continue;
@@ -64,9 +68,10 @@ export class AccessGuard implements CanActivate, OnApplicationBootstrap {
   }
 }
 
-/** Where the route decorators (`@CurrentTenant()`…) find the principal. */
+/** Where the route decorators (`@CurrentTenant()`…, the admin pages' `@Org()`) find the principal. */
 export function putOnRequest(req: AuthenticatedRequest, principal: Principal): void {
   if (principal.tenant) req.tenant = principal.tenant;
   if (principal.actor) req.actor = principal.actor;
   if (principal.memberId) req.memberId = principal.memberId;
+  if (principal.csrf !== undefined) req.csrf = principal.csrf;
 }

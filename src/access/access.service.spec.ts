@@ -1,3 +1,4 @@
+import { Controller, Get } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { createHash } from 'node:crypto';
 import { DomainError } from '../common/errors/domain-error';
@@ -10,6 +11,7 @@ import {
   Admin,
   EmbedBearer,
   EmbedOrigin,
+  OrgSession,
   Public,
   TenantKey,
 } from '../common/access/access.decorators';
@@ -280,6 +282,41 @@ describe('the admin pages session cookie', () => {
   });
 });
 
+describe("an organisation's page (the admin pages session as a route's credential)", () => {
+  const page = route(OrgSession('manager'));
+  const open = async (credential: string, more: Partial<Credentials> = {}) => {
+    const session = (await access.adminSignIn(credential))!;
+    const cookie = `svc_admin_login=x; svc_admin=${session}; lang=en`;
+    return call({ slug: 'acme', cookie, method: 'GET', ...more }, page);
+  };
+
+  it("the session's principal, with the CSRF token its forms carry", async () => {
+    const principal = await open('stf_owner');
+    expect(principal).toMatchObject({ tenant: acme, actor: { type: 'staff', role: 'owner' } });
+    expect(principal.csrf).toMatch(/^csrf_/);
+  });
+
+  it("no session cookie: 401 invalid_session; the Admin API's rules on the role", async () => {
+    const none = call({ slug: 'acme', cookie: 'svc_admin=nope', method: 'GET' }, page);
+    expect(await refused(none)).toBe('401 invalid_session');
+    expect(await refused(call({ slug: 'acme', method: 'GET' }, page))).toBe('401 invalid_session');
+    expect(await refused(open('stf_viewer'))).toBe('403 forbidden');
+    expect(await refused(open(ADMIN_TOKEN, { slug: 'nope' }))).toBe('404 tenant_not_found');
+  });
+
+  it("any method but GET carries the session's _csrf, or 403", async () => {
+    const session = (await access.adminSignIn('stf_owner'))!;
+    const { csrf } = await access.adminSession(session);
+    const post = (more: Partial<Credentials>) =>
+      call({ slug: 'acme', cookie: `svc_admin=${session}`, method: 'POST', ...more }, page);
+    expect((await post({ csrf })).tenant).toBe(acme);
+    for (const wrong of [undefined, '', `${csrf}x`, 'csrf_1']) {
+      expect(await refused(post({ csrf: wrong }))).toBe('403 forbidden');
+    }
+    expect(await refused(post({ method: 'HEAD' }))).toBe('403 forbidden');
+  });
+});
+
 describe('the embed Origin gate (`?tenant=` + Origin)', () => {
   const reads = route(EmbedOrigin(), limited('embed'));
   const leadForm = route(EmbedOrigin({ allowOwnOrigin: true }), limited('embed', 'lead_form'));
@@ -387,6 +424,36 @@ describe('route declarations', () => {
     expect(await call({}, route(Public()))).toEqual({});
     await call({}, route(Public(), limited('signin_code')));
     expect(counted).toEqual(['signin_code:203.0.113.9:30']);
+  });
+
+  it('a page of /org without its policy does not start; an organisation page needs its role', () => {
+    const at = (
+      base: string,
+      path: string,
+      ...decorators: (ClassDecorator & MethodDecorator)[]
+    ) => {
+      @Controller(base)
+      class Pages {
+        @Get(path)
+        handler() {}
+      }
+      for (const decorate of decorators) {
+        const descriptor = Object.getOwnPropertyDescriptor(Pages.prototype, 'handler')!;
+        decorate(Pages.prototype, 'handler', descriptor);
+      }
+      return () => routeAccess(Pages, Pages.prototype.handler);
+    };
+    const role = /Pages\.handler: an organisation's page needs its role: @OrgView\(\)/;
+    expect(at('org/:slug/things', '')).toThrow(role);
+    expect(at('org/:slug', ':id', Public())).toThrow(role);
+    expect(at('org/:slug', '', Admin('viewer'))).toThrow(role);
+    expect(at('org', 'sign-in')).toThrow(/Pages\.handler: a page of \/org needs a policy/);
+    expect(at('org/:slug/things', '', OrgSession('viewer'))().policy).toEqual({
+      kind: 'org-page',
+      role: 'viewer',
+    });
+    expect(at('org', 'sign-in', Public())().policy).toEqual({ kind: 'public' });
+    expect(at('organisations', '')().policy).toBeUndefined();
   });
 
   it('a Federation or Embed route without its rate limit (README "Configuration") does not start', () => {

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { parse as parseCookies } from 'cookie';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { DomainError, ForbiddenError, UnauthorizedError } from '../common/errors/domain-error';
+import { sameSecret } from '../common/http/page-security';
 import { RateLimiter } from '../common/http/rate-limiter';
 import { sha256Hex } from '../common/ids';
 import { AppConfig } from '../config/app-config';
@@ -12,10 +14,11 @@ import {
   NoAdminSessionError,
   OtherTenantError,
   RoleTooLowError,
+  StaleFormError,
   TenantNotFoundError,
 } from './access.errors';
 import { AdminSessionsService } from './admin-sessions.service';
-import { bearerToken, type Credentials } from './credentials';
+import { ADMIN_COOKIE, bearerToken, type Credentials } from './credentials';
 import { ALLOW_ORIGIN, EmbedOriginPolicy } from './embed-origin';
 import { EmbedTokenService } from './embed-token.service';
 import { type Actor, roleAllows, type StaffRole } from '../common/access/actor';
@@ -37,10 +40,10 @@ const PUBLIC: Principal = Object.freeze({});
 /**
  * Every credential of the service, resolved in one place from plain inputs (docs/architecture.md,
  * "Access"): the tenant key, the platform admin token, staff tokens, the admin pages' session
- * cookie, the Embed APIs' `?tenant=` + Origin gate and the popup's bearer JWT. Each answer is a
- * Principal or a DomainError. The global guard, the fast lanes, the admin pages and the popup
- * all call it, so a credential means the same on every road; `authorize` also counts the route's
- * rate limits.
+ * cookie (an organisation's pages, with their forms' CSRF token), the Embed APIs' `?tenant=` +
+ * Origin gate and the popup's bearer JWT. Each answer is a Principal or a DomainError. The global
+ * guard, the fast lanes, the admin pages' sign-in and the popup all call it, so a credential
+ * means the same on every road; `authorize` also counts the route's rate limits.
  */
 @Injectable()
 export class AccessService {
@@ -80,6 +83,11 @@ export class AccessService {
       case 'admin': {
         const { authorization, slug } = credentials;
         const principal = await this.adminToken(authorization, slug, policy.role);
+        await this.count(route.limits, principal.tenant?.id, ip);
+        return principal;
+      }
+      case 'org-page': {
+        const principal = await this.orgPage(credentials, policy.role);
         await this.count(route.limits, principal.tenant?.id, ip);
         return principal;
       }
@@ -176,6 +184,20 @@ export class AccessService {
         ? { actor: PLATFORM }
         : { actor: staffActor(who.staff), tenant: who.staff.tenant };
     return { ...principal, actor: principal.actor ?? PLATFORM, csrf: session.csrf };
+  }
+
+  /**
+   * An organisation's page (`:slug`) for `role` or higher: the admin pages' session of its cookie
+   * (`adminSession`), and on any request but a GET the session's `_csrf` from the posted form,
+   * whatever the body (one that was not a form has none): else StaleFormError, 403.
+   */
+  private async orgPage(credentials: Credentials, role: StaffRole): Promise<AdminSessionPrincipal> {
+    const { slug, cookie, method, csrf } = credentials;
+    if (slug === undefined) throw new Error('an organisation page without its :slug');
+    const session = cookie ? parseCookies(cookie)[ADMIN_COOKIE] : undefined;
+    const principal = await this.adminSession(session, { slug, role });
+    if (method !== 'GET' && !sameSecret(csrf, principal.csrf)) throw new StaleFormError();
+    return principal;
   }
 
   /** Ends an admin pages session. */

@@ -3,7 +3,8 @@ import type { TenantEntity } from '../tenants/tenant.entity';
 
 /**
  * What AccessService answers for a request whose credential it accepted: the tenant it acts on,
- * who acts (for the audit log), the member of an embed bearer token, and the headers every answer
+ * who acts (for the audit log), the member of an embed bearer token, the CSRF token of an admin
+ * pages session, and the headers every answer
  * to the request carries (the Embed APIs' CORS). Public routes get an empty principal.
  */
 export interface Principal {
@@ -11,6 +12,8 @@ export interface Principal {
   actor?: Actor;
   /** The member an embed bearer token was issued to (`sub`). */
   memberId?: string;
+  /** The CSRF token of an admin pages session (an organisation's page), for its forms. */
+  csrf?: string;
   headers?: Readonly<Record<string, string>>;
 }
 

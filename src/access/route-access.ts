@@ -1,5 +1,6 @@
 import type { Type } from '@nestjs/common';
 import { AUTH_POLICY, type AuthPolicy } from '../common/access/access.decorators';
+import { routeMetadata } from '../common/http/route-metadata';
 import { RATE_LIMIT_METADATA, type RateLimitName } from './rate-limits';
 
 /** What a route declares about access: its policy and its rate limits, handler over controller. */
@@ -19,6 +20,40 @@ const REQUIRED_LIMIT: Partial<Record<AuthPolicy['kind'], RateLimitName>> = {
   'embed-bearer': 'embed',
 };
 
+/**
+ * What a page of the admin pages (a route under `/org`, where browsers send the session cookie)
+ * must declare, or the route fails to start: an organisation's page (`/org/:slug/…`) its role
+ * (`@OrgView()`, `@OrgDownload()`, `@OrgAction(role, back)`: the `org-page` policy), any other
+ * route of `/org` (signing in and out) a policy (`@Public()`). Default deny would refuse such a
+ * page anyway; this says so before the service starts.
+ */
+function pageRule(
+  controller: Type<unknown>,
+  handler: object,
+  policy?: AuthPolicy,
+): string | undefined {
+  const paths = routePaths(controller, handler);
+  if (paths.some((path) => /^\/org\/:slug(\/|$)/.test(path))) {
+    if (policy?.kind === 'org-page') return undefined;
+    return "an organisation's page needs its role: @OrgView(), @OrgDownload() or @OrgAction(role, back)";
+  }
+  if (!policy && paths.some((path) => /^\/org(\/|$)/.test(path))) {
+    return 'a page of /org needs a policy (@Public() to sign in and out)';
+  }
+  return undefined;
+}
+
+/** Every path the route is served at, as `/org/:slug/bonuses`. */
+function routePaths(controller: Type<unknown>, handler: object): string[] {
+  const list = (value: unknown): string[] =>
+    typeof value === 'string' ? [value] : Array.isArray(value) ? (value as string[]) : [''];
+  return list(routeMetadata('path', controller)).flatMap((base) =>
+    list(routeMetadata('path', handler)).map((path) =>
+      `/${base}/${path}`.replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1'),
+    ),
+  );
+}
+
 const cache = new WeakMap<object, RouteAccess>();
 
 /**
@@ -36,11 +71,13 @@ export function routeAccess(controller: Type<unknown>, handler: object): RouteAc
       policy: read<AuthPolicy>(AUTH_POLICY),
       limits: read<RateLimitName[]>(RATE_LIMIT_METADATA) ?? [],
     };
+    const name = () => `${controller.name}.${(handler as { name?: string }).name ?? '?'}`;
     const required = access.policy && REQUIRED_LIMIT[access.policy.kind];
     if (required && !access.limits.includes(required)) {
-      const name = `${controller.name}.${(handler as { name?: string }).name ?? '?'}`;
-      throw new Error(`${name}: a ${access.policy?.kind} route needs @RateLimit('${required}')`);
+      throw new Error(`${name()}: a ${access.policy?.kind} route needs @RateLimit('${required}')`);
     }
+    const page = pageRule(controller, handler, access.policy);
+    if (page) throw new Error(`${name()}: ${page}`);
     cache.set(handler, access);
   }
   return access;

@@ -18,7 +18,6 @@ import { PartnersAdminController } from './members/partners-admin.controller';
 import { PartnersCsvController } from './members/partners-csv.controller';
 import { PartnersPagesController } from './members/partners-pages.controller';
 import { PartnersService } from './members/partners.service';
-import { OrgPageGuard } from './org-page.guard';
 import { OverviewPagesController } from './overview/overview.controller';
 import {
   PayoutListsCsvController,
@@ -55,8 +54,9 @@ const PAGE_CONTROLLERS = [
  * The console (docs/console.md): every page of /org (staff), from signing in to each area of an
  * organisation, the stats kept as rollups and the API twins of its lists (GET …/stats, …/users).
  * The records' pages (conversions, leads, the ban form) are ConsoleRecordsModule, imported here.
- * Pages and actions use the organisation pages' session, role guard and CSRF rules
- * (OrgPageGuard, PageFormGuard); what they read of other features' tables is read-model/'s.
+ * Pages and actions declare the `org-page` policy (`@OrgView`, `@OrgAction`, `@OrgDownload`),
+ * which the global guard checks, and PageFormGuard's form rules; what they read of other
+ * features' tables is read-model/'s.
  */
 @Module({
   imports: [
@@ -79,7 +79,6 @@ const PAGE_CONTROLLERS = [
     BonusNamesReader,
     IntegrationModelReader,
     PageSecurity,
-    OrgPageGuard,
   ],
   exports: [StatsService],
 })

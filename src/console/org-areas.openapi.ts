@@ -56,7 +56,6 @@ function AdminPage(
   const params = { ...query, notice: STRING, error: STRING };
   return applyDecorators(
     ApiOperation({ summary, description: staffOf(role) }),
-    ApiCookieAuth(ADMIN_SESSION),
     ...Object.entries(params).map(([name, schema]) =>
       ApiQuery({ name, required: false, schema, description: schema.description }),
     ),
@@ -80,7 +79,6 @@ function AdminAction(
 ) {
   return applyDecorators(
     ApiOperation({ summary, description: staffOf(role) }),
-    ApiCookieAuth(ADMIN_SESSION),
     ApiFormBody({ _csrf: CSRF, ...fields }, ['_csrf', ...required]),
     ApiRedirect(
       303,

@@ -1,39 +1,39 @@
 import {
   applyDecorators,
-  type CanActivate,
+  type ArgumentsHost,
+  Catch,
   Controller,
+  createParamDecorator,
+  type ExceptionFilter,
+  type ExecutionContext,
   Get,
   Header,
-  createParamDecorator,
-  type ExecutionContext,
   Injectable,
-  SetMetadata,
+  type PipeTransform,
   UseFilters,
-  UseGuards,
 } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
 import { ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import {
   NoAdminSessionError,
   OtherTenantError,
   RoleTooLowError,
+  StaleFormError,
   TenantNotFoundError,
 } from '../access/access.errors';
-import { AccessService } from '../access/access.service';
-import { ApiTenantSlug, Public } from '../common/access/access.decorators';
+import type { AuthenticatedRequest } from '../access/principal';
+import { ApiTenantSlug, OrgSession } from '../common/access/access.decorators';
 import { type Actor, roleAllows, type StaffRole } from '../common/access/actor';
-import { formField, PageSecurity, sameSecret } from '../common/http/page-security';
+import { PageSecurity } from '../common/http/page-security';
 import { type ConsoleLang, consoleCtx } from './console-page';
-import { PageException, Redirect } from '../common/pages/page';
+import { Redirect } from '../common/pages/page';
 import { PageFilter } from '../common/pages/page.filter';
 import { Back, Pages } from '../common/pages/pages.decorator';
+import { sendResult } from '../common/pages/send';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { notAllowedPage } from './org-page.views';
 
-export const ADMIN_COOKIE = 'svc_admin';
-const ROLE = 'org:role';
-const CONTEXT = Symbol('consoleCtx');
+export { ADMIN_COOKIE } from '../access/credentials';
 
 /** Who is signed in on which organisation's page, and what they may do there. */
 export interface OrgContext {
@@ -50,65 +50,58 @@ export interface OrgContext {
 export type ConsoleCtx = OrgContext & ConsoleLang;
 
 /**
- * Every page and form post of an organisation (`/org/:slug/…`) passes here first: a signed-in
- * session (else a redirect to the sign-in page), on this organisation (another one is 403; an
- * unknown slug 404 for the platform admin), with the route's role or higher (403), and on a POST
- * the session's `_csrf` field, whatever the body (403: a body that was not a form has none). The
- * roles are the Admin API's (docs/security.md).
+ * AccessService's refusals of an organisation's page (the `org-page` policy, which the global
+ * AccessGuard applies: the session, its organisation, the role and a form's `_csrf`, with the
+ * Admin API's roles, docs/security.md), answered as pages: no session is a redirect to the
+ * sign-in page, another organisation or a lower role 403, an unknown slug (the platform admin)
+ * 404, a post without the session's `_csrf` 403.
  */
-@Injectable()
-export class OrgPageGuard implements CanActivate {
-  constructor(
-    private readonly reflector: Reflector,
-    private readonly access: AccessService,
-    private readonly security: PageSecurity,
-  ) {}
-
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const role = this.reflector.get<StaffRole>(ROLE, context.getHandler());
-    const req = context.switchToHttp().getRequest<Request & { [CONTEXT]?: ConsoleCtx }>();
-    const slug = String(req.params.slug);
-    const cookie = this.security.cookie(req, ADMIN_COOKIE);
-    const principal = await this.access.adminSession(cookie, { slug, role }).catch(asPage(role));
-    const { actor, tenant } = principal;
-    if (!tenant) throw new Error('an organisation page without its tenant');
-    const can = (r: StaffRole) =>
-      actor.type === 'platform' || (actor.type === 'staff' && roleAllows(actor.role, r));
-    if (req.method !== 'GET' && !sameSecret(formField(req, '_csrf'), principal.csrf)) {
-      throw new PageException(
-        notAllowedPage(403, 'The form has expired; reload the page and try again.'),
-      );
-    }
-    const who = actor.type === 'staff' ? `${actor.name} · ${actor.role}` : 'platform admin';
-    req[CONTEXT] = consoleCtx(
-      { actor, tenant, csrf: principal.csrf, who, can },
-      req,
-      this.security,
-    );
-    return true;
+@Catch(NoAdminSessionError, TenantNotFoundError, OtherTenantError, RoleTooLowError, StaleFormError)
+export class OrgPageRefusals implements ExceptionFilter {
+  catch(error: Error, host: ArgumentsHost): void {
+    sendResult(host.switchToHttp().getResponse<Response>(), asPage(error));
   }
 }
 
-/** AccessService's refusals of an organisation page, as the pages answer them. */
-function asPage(role: StaffRole) {
-  return (error: unknown): never => {
-    if (error instanceof NoAdminSessionError) throw new PageException(new Redirect('/org/sign-in'));
-    if (error instanceof TenantNotFoundError) {
-      throw new PageException(notAllowedPage(404, `No organisation "${error.slug}".`));
-    }
-    if (error instanceof OtherTenantError) {
-      throw new PageException(notAllowedPage(403, 'Your token may not act on this organisation.'));
-    }
-    if (error instanceof RoleTooLowError) {
-      throw new PageException(notAllowedPage(403, `This needs the ${role} role or higher.`));
-    }
-    throw error;
-  };
+function asPage(error: Error) {
+  if (error instanceof NoAdminSessionError) return new Redirect('/org/sign-in');
+  if (error instanceof TenantNotFoundError) {
+    return notAllowedPage(404, `No organisation "${error.slug}".`);
+  }
+  if (error instanceof OtherTenantError) {
+    return notAllowedPage(403, 'Your token may not act on this organisation.');
+  }
+  if (error instanceof RoleTooLowError) {
+    return notAllowedPage(403, `This needs the ${error.required} role or higher.`);
+  }
+  return notAllowedPage(403, 'The form has expired; reload the page and try again.');
 }
 
-/** A page of an organisation for `role` or higher (OrgPageGuard). */
-export const OrgPage = (role: StaffRole) =>
-  applyDecorators(SetMetadata(ROLE, role), UseGuards(OrgPageGuard));
+/**
+ * The handler's OrgContext, from the principal AccessGuard left on the request, in the console's
+ * frame (the page's language: `?lang=`, the session's cookie or the tenant's locale).
+ */
+@Injectable()
+export class OrgPageContext implements PipeTransform<Request & AuthenticatedRequest, ConsoleCtx> {
+  constructor(private readonly security: PageSecurity) {}
+
+  transform(req: Request & AuthenticatedRequest): ConsoleCtx {
+    const { actor, tenant, csrf } = req;
+    if (!actor || !tenant || csrf === undefined) {
+      throw new Error('Org() used on a route that is not an organisation page');
+    }
+    const can = (r: StaffRole) =>
+      actor.type === 'platform' || (actor.type === 'staff' && roleAllows(actor.role, r));
+    const who = actor.type === 'staff' ? `${actor.name} · ${actor.role}` : 'platform admin';
+    return consoleCtx({ actor, tenant, csrf, who, can }, req, this.security);
+  }
+}
+
+/**
+ * A page of an organisation for `role` or higher: the `org-page` policy, which AccessService
+ * checks, and its refusals as pages (OrgPageRefusals).
+ */
+const OrgPage = (role: StaffRole) => applyDecorators(OrgSession(role), UseFilters(OrgPageRefusals));
 
 /** A page (GET `path`) of an organisation: every role reads (viewer or higher). */
 export const OrgView = (path?: string) => applyDecorators(Get(path), OrgPage('viewer'));
@@ -124,27 +117,23 @@ export const OrgDownload = (path: string) =>
 export const OrgAction = (role: StaffRole, page: string) =>
   applyDecorators(OrgPage(role), Back(`/org/:slug/${page}`));
 
-/** The handler's context, as OrgPageGuard left it: the OrgContext and the page's language. */
-export const Org = createParamDecorator(
-  (_: unknown, ctx: ExecutionContext): ConsoleCtx =>
-    ctx.switchToHttp().getRequest<{ [CONTEXT]: ConsoleCtx }>()[CONTEXT],
+const OrgRequest = createParamDecorator((_: unknown, ctx: ExecutionContext) =>
+  ctx.switchToHttp().getRequest<Request>(),
 );
+
+/** The handler's context (OrgPageContext): the OrgContext and the page's language. */
+export const Org = () => OrgRequest(undefined, OrgPageContext);
 
 const orgPath = (path: string) => (path ? `org/:slug/${path}` : 'org/:slug');
 
 /**
  * A controller of an organisation's pages under `/org/:slug/<path>`: documented with the admin
- * pages, public to the global guard (each handler's @OrgPage or @OrgAction decides), its
- * handlers' pages and redirects sent by the page interceptor and filter (@Pages).
+ * pages, its handlers' pages and redirects sent by the page interceptor and filter (@Pages).
+ * Each handler declares its role (@OrgView, @OrgAction): one that does not fails the start
+ * (access/route-access.ts).
  */
 export const OrgPagesController = (path = '') =>
-  applyDecorators(
-    ApiTags('admin-pages'),
-    Controller(orgPath(path)),
-    ApiTenantSlug(),
-    Public(),
-    Pages(),
-  );
+  applyDecorators(ApiTags('admin-pages'), Controller(orgPath(path)), ApiTenantSlug(), Pages());
 
 /**
  * A controller of an organisation's downloads under `/org/:slug/<path>` (@OrgDownload handlers):
@@ -155,6 +144,5 @@ export const OrgDownloadsController = (path = '') =>
     ApiTags('admin-pages'),
     Controller(orgPath(path)),
     ApiTenantSlug(),
-    Public(),
     UseFilters(PageFilter),
   );

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiCookieAuth, ApiOperation, ApiProduces, ApiQuery, ApiResponse } from '@nestjs/swagger';
+import { ApiOperation, ApiProduces, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import type { CredentialScheme } from '../common/access/access.decorators';
 import type { StaffRole } from '../common/access/actor';
 import {
@@ -15,7 +15,10 @@ import {
  * re-checks the role the Admin API would need, and without a session redirects to the sign-in page.
  */
 
-/** The security scheme of the admin pages' session cookie (CREDENTIAL_SCHEMES). */
+/**
+ * The security scheme of the admin pages' session cookie (CREDENTIAL_SCHEMES): an organisation's
+ * page gets it from its policy (`@OrgView`, `@OrgAction`), sign-out and `/org` name it here.
+ */
 export const ADMIN_SESSION: CredentialScheme = 'admin-session';
 
 export const STRING: SchemaObject = { type: 'string' };
@@ -62,7 +65,6 @@ export function consolePageDocs(
 ) {
   return applyDecorators(
     ApiOperation({ summary, description: staffOf(role) }),
-    ApiCookieAuth(ADMIN_SESSION),
     ...queries(query),
     ApiHtmlPages([200, 'The page'], ...refused),
     ApiRedirect(303, 'No session: to the sign-in page', '/org/sign-in'),
@@ -81,7 +83,6 @@ export function consoleCsvDocs(
 ) {
   return applyDecorators(
     ApiOperation({ summary, description: staffOf('viewer') }),
-    ApiCookieAuth(ADMIN_SESSION),
     ...queries(query),
     ApiProduces('text/csv'),
     ApiResponse({
@@ -110,7 +111,6 @@ export function consoleActionDocs(action: {
       summary: action.summary,
       description: `${staffOf('manager')} ${action.description}`,
     }),
-    ApiCookieAuth(ADMIN_SESSION),
     ApiFormBody({ _csrf: CSRF, ...action.fields }, ['_csrf', ...action.required]),
     ApiRedirect(303, action.redirect, action.back),
     ApiHtmlPages(...(action.pages ?? []), ...action.refused),

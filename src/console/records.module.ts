@@ -1,5 +1,4 @@
 import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
-import { OrgPageGuard } from './org-page.guard';
 import { PageFormGuard, PageSecurity } from '../common/http/page-security';
 import { ConversionsModule } from '../conversions/conversions.module';
 import { BansModule } from '../bans/bans.module';
@@ -29,7 +28,7 @@ const PAGE_CONTROLLERS = [
 @Module({
   imports: [ConversionsModule, BansModule, LeadsModule, TransferModule],
   controllers: [ConversionsListAdminController, LeadsListAdminController, ...PAGE_CONTROLLERS],
-  providers: [ConversionListReader, LeadListReader, PageSecurity, OrgPageGuard],
+  providers: [ConversionListReader, LeadListReader, PageSecurity],
 })
 export class ConsoleRecordsModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

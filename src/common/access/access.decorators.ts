@@ -34,7 +34,12 @@ export type AuthPolicy =
   /** Embed Action API: the Origin gate plus the popup's bearer JWT of the same tenant. */
   | { kind: 'embed-bearer' }
   /** `platform`: the platform admin token only; a staff role: that role or higher, or platform. */
-  | { kind: 'admin'; role: StaffRole | 'platform' };
+  | { kind: 'admin'; role: StaffRole | 'platform' }
+  /**
+   * An organisation's page (`/org/:slug/…`): the admin pages' session cookie, of staff of `:slug`
+   * with `role` or higher or of the platform admin, and on a form post the session's `_csrf`.
+   */
+  | { kind: 'org-page'; role: StaffRole };
 
 export const AUTH_POLICY = 'auth:policy';
 
@@ -69,6 +74,7 @@ const POLICY_SECURITY: Record<AuthPolicy['kind'], CredentialScheme | null> = {
   'embed-origin': null,
   'embed-bearer': 'embed',
   admin: 'admin',
+  'org-page': 'admin-session',
 };
 
 /**
@@ -131,6 +137,13 @@ export const EmbedBearer = () =>
       description: "One of the tenant's allowed_origins",
     }),
   );
+
+/**
+ * An organisation's page for staff of `:slug` with `role` or higher (or the platform admin),
+ * signed in to the admin pages: the admin pages' `@OrgView()`, `@OrgAction()` and
+ * `@OrgDownload()` declare it, with how their refusals are worded as pages.
+ */
+export const OrgSession = (role: StaffRole) => declarePolicy({ kind: 'org-page', role });
 
 /** The member the embed bearer token was issued to (`sub`). */
 export const CurrentMemberId = createParamDecorator((_: unknown, ctx: ExecutionContext) => {

@@ -30,6 +30,8 @@ export interface RequestPrincipal {
   actor?: Actor;
   /** The member an embed bearer token was issued to (`sub`). */
   memberId?: string;
+  /** The CSRF token of an admin pages session, which the page's forms carry. */
+  csrf?: string;
 }
 
 const RANK: Record<StaffRole, number> = { viewer: 1, manager: 2, owner: 3 };
