@@ -1,13 +1,17 @@
-import { Controller, Get, Header, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Admin, CurrentActor, CurrentTenant } from '../common/access/access.decorators';
 import type { Actor } from '../common/access/actor';
 import type { Request } from 'express';
 import { ApiProblems } from '../common/errors/problem.response';
 import { PageQueryDto } from '../common/http/pagination.dto';
-import { STAFF } from '../common/http/write-routes';
+import { StaffWrite } from '../common/http/write-routes';
 import type { TenantEntity } from '../tenants/tenant.entity';
-import { ListPayoutsQueryDto } from './dto/payout-requests.dto';
+import {
+  ListPayoutsQueryDto,
+  MarkPayoutFailedDto,
+  MarkPayoutPaidDto,
+} from './dto/payout-requests.dto';
 import {
   PayoutListResponse,
   PayoutResponse,
@@ -16,23 +20,21 @@ import {
   SettleRunResponse,
 } from './dto/payout.response';
 import { readSettleFile } from './csv-body';
-import { PayoutSettlements } from './payout-settlements.controller';
+import { PAYOUT_SETTLEMENTS } from './payout-settlements.openapi';
 import { PayoutsCsvService } from './payouts-csv.service';
 import { PayoutsService } from './payouts.service';
 
 /**
  * Staff's payouts (docs/payouts.md): runs, the run file, settling, and each payout's life; `paid`
- * and `failed` are the federation's settlements (PayoutSettlements).
+ * and `failed` are the federation's settlements (PAYOUT_SETTLEMENTS).
  */
 @ApiTags('admin')
 @Controller('admin/v1/tenants/:slug/payouts')
-export class PayoutsAdminController extends PayoutSettlements(STAFF) {
+export class PayoutsAdminController {
   constructor(
-    payouts: PayoutsService,
+    private readonly payouts: PayoutsService,
     private readonly csv: PayoutsCsvService,
-  ) {
-    super(payouts);
-  }
+  ) {}
 
   /** A payout run now: one payout per member and currency whose payable balance ≥ the minimum. */
   @Post('runs')
@@ -125,5 +127,25 @@ export class PayoutsAdminController extends PayoutSettlements(STAFF) {
     @CurrentActor() actor: Actor,
   ): Promise<PayoutResponse> {
     return this.payouts.release(tenant.id, payoutId, 'canceled', null, actor);
+  }
+
+  @StaffWrite(PAYOUT_SETTLEMENTS.paid)
+  paid(
+    @CurrentTenant() tenant: TenantEntity,
+    @Param('payout_id') payoutId: string,
+    @Body() dto: MarkPayoutPaidDto,
+    @CurrentActor() actor: Actor,
+  ): Promise<PayoutResponse> {
+    return this.payouts.markPaid(tenant.id, payoutId, dto.reference, actor);
+  }
+
+  @StaffWrite(PAYOUT_SETTLEMENTS.failed)
+  failed(
+    @CurrentTenant() tenant: TenantEntity,
+    @Param('payout_id') payoutId: string,
+    @Body() dto: MarkPayoutFailedDto,
+    @CurrentActor() actor: Actor,
+  ): Promise<PayoutResponse> {
+    return this.payouts.release(tenant.id, payoutId, 'failed', dto.reason, actor);
   }
 }

@@ -1,10 +1,15 @@
-import { Controller } from '@nestjs/common';
+import { Body, Controller, Param } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { TenantKey } from '../common/access/access.decorators';
+import { CurrentActor, CurrentTenant, TenantKey } from '../common/access/access.decorators';
+import type { Actor } from '../common/access/actor';
 import { RateLimit } from '../access/rate-limits';
 import { Idempotent } from '../idempotency/idempotent.decorator';
-import { FEDERATION } from '../common/http/write-routes';
-import { PayoutSettlements } from './payout-settlements.controller';
+import { FederationWrite } from '../common/http/write-routes';
+import type { TenantEntity } from '../tenants/tenant.entity';
+import { MarkPayoutFailedDto, MarkPayoutPaidDto } from './dto/payout-requests.dto';
+import { PayoutResponse } from './dto/payout.response';
+import { PAYOUT_SETTLEMENTS } from './payout-settlements.openapi';
+import { PayoutsService } from './payouts.service';
 
 /** The tenant's back end reports what its bank did with a payout (docs/payouts.md). */
 @ApiTags('federation')
@@ -12,4 +17,26 @@ import { PayoutSettlements } from './payout-settlements.controller';
 @TenantKey()
 @RateLimit('federation')
 @Idempotent()
-export class PayoutsFederationController extends PayoutSettlements(FEDERATION) {}
+export class PayoutsFederationController {
+  constructor(private readonly payouts: PayoutsService) {}
+
+  @FederationWrite(PAYOUT_SETTLEMENTS.paid)
+  paid(
+    @CurrentTenant() tenant: TenantEntity,
+    @Param('payout_id') payoutId: string,
+    @Body() dto: MarkPayoutPaidDto,
+    @CurrentActor() actor: Actor,
+  ): Promise<PayoutResponse> {
+    return this.payouts.markPaid(tenant.id, payoutId, dto.reference, actor);
+  }
+
+  @FederationWrite(PAYOUT_SETTLEMENTS.failed)
+  failed(
+    @CurrentTenant() tenant: TenantEntity,
+    @Param('payout_id') payoutId: string,
+    @Body() dto: MarkPayoutFailedDto,
+    @CurrentActor() actor: Actor,
+  ): Promise<PayoutResponse> {
+    return this.payouts.release(tenant.id, payoutId, 'failed', dto.reason, actor);
+  }
+}

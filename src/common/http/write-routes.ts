@@ -1,5 +1,6 @@
 import { applyDecorators, HttpCode, Post } from '@nestjs/common';
-import type { Actor, StaffRole } from '../access/actor';
+import { ApiOperation } from '@nestjs/swagger';
+import type { StaffRole } from '../access/actor';
 import { Admin } from '../access/access.decorators';
 import { ApiProblems } from '../errors/problem.response';
 
@@ -24,25 +25,26 @@ export const AdminPost = (path: string, role: StaffRole, ...problems: Problem[])
   applyDecorators(Post(path), HttpCode(200), Admin(role), ApiProblems(400, 401, 403, ...problems));
 
 /**
- * Who makes a write that the Federation API and the Admin API both offer with the same body (a
- * lead's status, a conversion, a payout's settlement: docs/architecture.md, "One write, two
- * surfaces"). Such writes are defined once, in a class made for each surface.
+ * A write that the Federation API and the Admin API both offer with the same body (a lead's
+ * status, a conversion, a payout's settlement: docs/architecture.md, "One write, two surfaces"),
+ * described once for both: its path, what it does, the least staff role the Admin API asks for,
+ * and the refusals it can answer besides the surface's own.
  */
-export interface WriteSurface {
-  /** `POST path` on this surface; `role` is the least staff role the Admin API asks for. */
-  post(path: string, role: StaffRole, ...problems: Problem[]): MethodDecorator;
-  /**
-   * `actor` when the caller is the tenant's staff (the Admin API), undefined for its back end:
-   * what lead and conversion writes hand to the audit log (docs/architecture.md).
-   */
-  auditActor(actor: Actor): Actor | undefined;
+export interface SharedWrite {
+  path: string;
+  /** The operation's summary in the OpenAPI document, on both surfaces. */
+  summary: string;
+  role: StaffRole;
+  problems: Problem[];
 }
 
-/** The tenant's back end, with its tenant key: the role is not asked. */
-export const FEDERATION: WriteSurface = {
-  post: (path, _role, ...problems) => FederationPost(path, ...problems),
-  auditActor: () => undefined,
-};
+/** `write` on the Federation API: the tenant key decides; the role is not asked. */
+export const FederationWrite = ({ path, summary, problems }: SharedWrite) =>
+  applyDecorators(FederationPost(path, ...problems), ApiOperation({ summary }));
 
-/** The tenant's staff (or the platform admin), under `/admin/v1/tenants/:slug/…`. */
-export const STAFF: WriteSurface = { post: AdminPost, auditActor: (actor) => actor };
+/** `write` on the Admin API, under `/admin/v1/tenants/:slug/…`, for staff of its role or higher. */
+export const StaffWrite = ({ path, summary, role, problems }: SharedWrite) =>
+  applyDecorators(AdminPost(path, role, ...problems), ApiOperation({ summary }));
+
+/** A summary of several lines, kept as the lines they are written in. */
+export const lines = (...text: string[]) => text.join('\n');
