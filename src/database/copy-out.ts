@@ -1,10 +1,11 @@
-import { escapeLiteral, type Pool } from 'pg';
+import { escapeLiteral } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { PassThrough, type Readable, Transform, type TransformCallback } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { DataSource } from 'typeorm';
 import { CsvLines, type CsvSpec } from '../common/csv/csv';
 import { checkOut } from './checkout';
+import { rawPool } from './raw-pool';
 import { LONG_STATEMENT_TIMEOUT } from './timeouts';
 
 /**
@@ -14,8 +15,7 @@ import { LONG_STATEMENT_TIMEOUT } from './timeouts';
  * stream destroyed before its end), discards it, since it is still mid-COPY.
  */
 export async function copyOut(dataSource: DataSource, sql: string): Promise<Readable> {
-  const pool = (dataSource.driver as unknown as { master: Pool }).master;
-  const client = await checkOut(pool);
+  const client = await checkOut(rawPool(dataSource));
   // A big export to a slow reader is one long statement: its own timeout, in its transaction.
   try {
     await client.query('BEGIN');

@@ -3,6 +3,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Pool } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import { isTransactionConflict } from '../common/errors/pg-errors';
+import { rawPool } from './raw-pool';
+import { LONG_STATEMENT_TIMEOUT } from './timeouts';
 
 type IsolationLevel = 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE';
 
@@ -44,6 +46,11 @@ export class TransactionHost {
     return this.store.getStore()?.manager ?? this.dataSource.manager;
   }
 
+  /** The primary's `pg` pool (raw-pool.ts), for the connections database/ takes by hand. */
+  get pool(): Pool {
+    return rawPool(this.dataSource);
+  }
+
   get inTransaction(): boolean {
     const context = this.store.getStore();
     return context !== undefined && !context.replicaPool;
@@ -54,7 +61,7 @@ export class TransactionHost {
    * `manager` and `select` answer from it. A `transaction()` inside still opens on the primary.
    */
   onReplica<T>(replica: DataSource, fn: () => Promise<T>): Promise<T> {
-    const replicaPool = (replica.driver as unknown as { master: Pool }).master;
+    const replicaPool = rawPool(replica);
     return this.store.run(
       {
         manager: replica.manager,
@@ -123,10 +130,18 @@ export class TransactionHost {
    */
   async select<T = Record<string, unknown>>(sql: string, params: unknown[]): Promise<T[]> {
     if (this.inTransaction) return this.manager.query(sql, params);
-    const pool =
-      this.store.getStore()?.replicaPool ??
-      (this.dataSource.driver as unknown as { master: Pool }).master;
+    const pool = this.store.getStore()?.replicaPool ?? this.pool;
     return (await pool.query(sql, params)).rows as T[];
+  }
+
+  /**
+   * Lifts the current transaction's statement_timeout to LONG_STATEMENT_TIMEOUT (timeouts.ts), for
+   * work that may rightly run for minutes (a payout run over a whole program). One statement, and
+   * only inside a transaction: `SET LOCAL` ends with it.
+   */
+  async allowLongStatements(): Promise<void> {
+    if (!this.inTransaction) throw new Error('allowLongStatements outside a transaction');
+    await this.manager.query(`SET LOCAL statement_timeout = '${LONG_STATEMENT_TIMEOUT}'`);
   }
 
   /**

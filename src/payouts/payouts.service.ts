@@ -4,7 +4,6 @@ import { AuditService } from '../audit/audit.service';
 import { BonusesService } from '../bonuses/bonuses.service';
 import { offsetOf, type PageQueryDto, pagination } from '../common/http/pagination.dto';
 import { newUlid } from '../common/ids';
-import { LONG_STATEMENT_TIMEOUT } from '../database/timeouts';
 import { TransactionHost } from '../database/transaction-host';
 import { EventsService } from '../outbox/events.service';
 import type { TenantEntity } from '../tenants/tenant.entity';
@@ -67,7 +66,7 @@ export class PayoutsService {
     const settings = withPayoutDefaults(tenant.payouts);
     return this.tx.transaction(async () => {
       // A run over a whole program is a few statements over every member: minutes on a large one.
-      await this.tx.manager.query(`SET LOCAL statement_timeout = '${LONG_STATEMENT_TIMEOUT}'`);
+      await this.tx.allowLongStatements();
       await this.payouts.lockTenantRuns(tenant.id);
       const createdAt = new Date();
       const run: PayoutRunEntity = {

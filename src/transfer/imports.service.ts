@@ -14,6 +14,7 @@ import { newUlid } from '../common/ids';
 import { AuditService } from '../audit/audit.service';
 import { AppConfig } from '../config/app-config';
 import { checkOut } from '../database/checkout';
+import { rawPool } from '../database/raw-pool';
 import { LONG_STATEMENT_TIMEOUT } from '../database/timeouts';
 import {
   type ApplyCounts,
@@ -180,7 +181,7 @@ export class ImportsService implements BeforeApplicationShutdown, OnApplicationS
   }
 
   private get pool(): Pool {
-    return (this.dataSource.driver as unknown as { master: Pool }).master;
+    return rawPool(this.dataSource);
   }
 
   /**

@@ -1,7 +1,6 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { Pool } from 'pg';
 import { AppConfig } from '../../config/app-config';
-import { checkOut } from '../../database/checkout';
+import { OwnPool } from '../../database/own-pool';
 import type { ArrayQuery } from './delivery-store.types';
 
 /** Statements in flight at once per process (each on a connection of the engine's own pool). */
@@ -31,43 +30,28 @@ export const ENGINE_BEGIN = [
 ].join('; ');
 
 /**
- * The engine's own `pg` pool beside TypeORM's, for its one statement (statement-loop.ts): the
- * planner settings above must not reach any other query, and rows come back as arrays.
+ * The engine's own `pg` pool beside TypeORM's (database/own-pool.ts), for its one statement
+ * (statement-loop.ts): the planner settings above must not reach any other query, and rows come
+ * back as arrays.
  */
 @Injectable()
 export class EngineConnection implements OnApplicationShutdown {
   private readonly logger = new Logger(EngineConnection.name);
-  private readonly pool: Pool;
+  private readonly pool: OwnPool;
   /** Runs the statement in its own transaction with the settings above, rows as arrays. */
   readonly run: ArrayQuery;
 
   constructor(config: AppConfig) {
-    this.pool = new Pool({
-      connectionString: config.databaseUrl,
-      max: STATEMENTS_RUNNING,
-      application_name: 'referral-service:webhooks',
-      query_timeout: STATEMENT_TIMEOUT_MS + 2000,
-    });
-    // An idle connection that breaks is dropped by the pool; the next statement opens another.
-    this.pool.on('error', (error) => this.logger.warn({ err: error }, 'webhook connection lost'));
-    this.run = (text, values) => this.inTransaction(text, values);
-  }
-
-  private async inTransaction(text: string, values: unknown[]): Promise<unknown[][]> {
-    const client = await checkOut(this.pool);
-    let broken: Error | undefined;
-    try {
-      await client.query(ENGINE_BEGIN);
-      const { rows } = await client.query<unknown[]>({ text, values, rowMode: 'array' });
-      await client.query('COMMIT');
-      return rows;
-    } catch (error) {
-      // A failed statement leaves the transaction aborted: roll back, or drop the connection.
-      await client.query('ROLLBACK').catch((rollback: Error) => (broken = rollback));
-      throw error;
-    } finally {
-      client.release(broken);
-    }
+    this.pool = new OwnPool(
+      {
+        connectionString: config.databaseUrl,
+        max: STATEMENTS_RUNNING,
+        application_name: 'referral-service:webhooks',
+        query_timeout: STATEMENT_TIMEOUT_MS + 2000,
+      },
+      (error) => this.logger.warn({ err: error }, 'webhook connection lost'),
+    );
+    this.run = (text, values) => this.pool.inTransaction(ENGINE_BEGIN, text, values);
   }
 
   /** After the worker's drain (beforeApplicationShutdown), which still writes its records. */

@@ -1,6 +1,6 @@
 import { request as httpRequest, Agent } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Pool } from 'pg';
+import { rawPool } from '../../../src/database/raw-pool';
 import { createTestApp, TestApp } from '../../utils/create-test-app';
 import { scalePort } from '../../utils/scale-ports';
 
@@ -14,7 +14,7 @@ describe('scale configuration on a running app', () => {
   afterAll(() => t.close());
 
   it('opens at most DATABASE_POOL_SIZE connections', async () => {
-    const pool = (t.db.driver as unknown as { master: Pool }).master;
+    const pool = rawPool(t.db);
     expect(pool.options.max).toBe(3);
     await Promise.all(Array.from({ length: 10 }, () => t.db.query('SELECT pg_sleep(0.05)')));
     expect(pool.totalCount).toBeLessThanOrEqual(3);

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { rawPool } from '../../../src/database/raw-pool';
 import type { Readable } from 'node:stream';
 import { DataSource } from 'typeorm';
 import { copyOut, withLiterals } from '../../../src/database/copy-out';
@@ -19,7 +20,7 @@ describe('copyOut', () => {
       extra: { max: 2, connectionTimeoutMillis: 5_000 },
     });
     await dataSource.initialize();
-    pool = (dataSource.driver as unknown as { master: Pool }).master;
+    pool = rawPool(dataSource);
   });
 
   afterAll(() => dataSource.destroy());

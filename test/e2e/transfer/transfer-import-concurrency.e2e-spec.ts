@@ -5,7 +5,7 @@
 // their body, never freeze the service: another tenant's request and /health/ready are answered
 // within a second all along, and every accepted import ends `succeeded` with its members.
 import type { AddressInfo } from 'node:net';
-import type { Pool } from 'pg';
+import { rawPool } from '../../../src/database/raw-pool';
 import { createStaffToken, createTenant, type TestTenant } from '../../factories/tenants.factory';
 import { postImport, waitForImport } from '../../factories/transfer.factory';
 import { federationApi } from '../../utils/api-client';
@@ -297,7 +297,7 @@ describe('the pool timeouts (DATABASE_CONNECT_TIMEOUT_MS, DATABASE_STATEMENT_TIM
   });
   afterAll(() => t.close());
 
-  const pool = () => (t.db.driver as unknown as { master: Pool }).master;
+  const pool = () => rawPool(t.db);
 
   it('a statement past the timeout is cancelled', async () => {
     expect(await t.db.query(`SHOW statement_timeout`)).toEqual([{ statement_timeout: '1s' }]);
