@@ -4,6 +4,7 @@ import { JwtModule } from '@nestjs/jwt';
 import { TenantsModule } from '../tenants/tenants.module';
 import { AccessGuard } from './access.guard';
 import { AccessService } from './access.service';
+import { AdminSessionsRepository } from './admin-sessions.repository';
 import { AdminSessionsService } from './admin-sessions.service';
 import { ERROR_HEADERS } from '../common/errors/problem.filter';
 import { EmbedCorsMiddleware, EmbedErrorCors } from './embed-cors.middleware';
@@ -21,6 +22,7 @@ import { EmbedTokenService } from './embed-token.service';
   providers: [
     AccessService,
     AdminSessionsService,
+    AdminSessionsRepository,
     EmbedOriginPolicy,
     EmbedTokenService,
     EmbedCorsMiddleware,

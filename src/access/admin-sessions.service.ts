@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { MoreThan } from 'typeorm';
 import { sha256Hex } from '../common/ids';
-import { deleteInBatches } from '../database/batched-delete';
-import { TransactionHost } from '../database/transaction-host';
 import { Retention } from '../housekeeping/retention.decorator';
-import { AdminSessionEntity } from './admin-session.entity';
+import type { AdminSessionEntity } from './admin-session.entity';
+import { AdminSessionsRepository } from './admin-sessions.repository';
 
 export const ADMIN_SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 
@@ -16,11 +14,7 @@ export const ADMIN_SESSION_TTL_MS = 12 * 60 * 60 * 1000;
  */
 @Injectable()
 export class AdminSessionsService {
-  constructor(private readonly tx: TransactionHost) {}
-
-  private get repo() {
-    return this.tx.manager.getRepository(AdminSessionEntity);
-  }
+  constructor(private readonly repo: AdminSessionsRepository) {}
 
   /** A new session for the platform admin, or for the staff token of this hash; its token. */
   async create(staffTokenHash: string | null): Promise<string> {
@@ -38,16 +32,16 @@ export class AdminSessionsService {
 
   /** The live session of this cookie token. */
   find(token: string): Promise<AdminSessionEntity | null> {
-    return this.repo.findOneBy({ tokenHash: sha256Hex(token), expiresAt: MoreThan(new Date()) });
+    return this.repo.findLive(sha256Hex(token));
   }
 
   async delete(token: string): Promise<void> {
-    await this.repo.delete({ tokenHash: sha256Hex(token) });
+    await this.repo.delete(sha256Hex(token));
   }
 
   /** Deletes the expired sessions (housekeeping runs it); how many went. */
   @Retention('adminSessions')
   deleteExpired(): Promise<number> {
-    return deleteInBatches(this.tx.manager, `admin_sessions`, `expires_at < now()`, `token_hash`);
+    return this.repo.deleteExpired();
   }
 }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
-import { DELETE_BATCH as BATCH, deletePerTenantInBatches } from '../database/batched-delete';
-import { TransactionHost } from '../database/transaction-host';
+import { EventsRepository } from './events.repository';
 import { Retention } from '../housekeeping/retention.decorator';
 
 /**
@@ -14,28 +13,13 @@ import { Retention } from '../housekeeping/retention.decorator';
 @Injectable()
 export class EventRetention {
   constructor(
-    private readonly tx: TransactionHost,
+    private readonly events: EventsRepository,
     private readonly config: AppConfig,
   ) {}
 
   /** Tenant by tenant through ix_events_tenant_occurred, in batches. */
   @Retention('events', { order: 1 })
   async deleteExpired(): Promise<number> {
-    return deletePerTenantInBatches(
-      this.tx.manager,
-      `WITH doomed AS (
-         SELECT e.tenant_id, e.id FROM events e
-          WHERE e.tenant_id = $1
-            AND e.occurred_at < now() - make_interval(days => $2)
-            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d
-                             WHERE d.tenant_id = e.tenant_id AND d.event_id = e.id)
-          ORDER BY e.occurred_at LIMIT ${BATCH}
-       ), events AS (
-         DELETE FROM events e USING doomed
-          WHERE e.tenant_id = doomed.tenant_id AND e.id = doomed.id RETURNING 1
-       )
-       SELECT count(*)::int AS deleted FROM events`,
-      [this.config.eventRetentionDays],
-    );
+    return this.events.deleteExpired(this.config.eventRetentionDays);
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { DELETE_BATCH as BATCH, deletePerTenantInBatches } from '../database/batched-delete';
 import { TransactionHost } from '../database/transaction-host';
 import { EventEntity } from './event.entity';
 
@@ -58,5 +59,28 @@ export class EventsRepository {
       where: { tenantId, ...(filter.eventType ? { eventType: filter.eventType } : {}) },
       order: { occurredAt: 'ASC', id: 'ASC' },
     });
+  }
+
+  /**
+   * Deletes the events older than `retentionDays` that no webhook delivery refers to, tenant by
+   * tenant in batches (database/batched-delete.ts); how many went (EventRetention).
+   */
+  deleteExpired(retentionDays: number): Promise<number> {
+    return deletePerTenantInBatches(
+      this.tx.manager,
+      `WITH doomed AS (
+         SELECT e.tenant_id, e.id FROM events e
+          WHERE e.tenant_id = $1
+            AND e.occurred_at < now() - make_interval(days => $2)
+            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d
+                             WHERE d.tenant_id = e.tenant_id AND d.event_id = e.id)
+          ORDER BY e.occurred_at LIMIT ${BATCH}
+       ), events AS (
+         DELETE FROM events e USING doomed
+          WHERE e.tenant_id = doomed.tenant_id AND e.id = doomed.id RETURNING 1
+       )
+       SELECT count(*)::int AS deleted FROM events`,
+      [retentionDays],
+    );
   }
 }

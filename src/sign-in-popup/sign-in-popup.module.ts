@@ -4,13 +4,14 @@ import { TenantsModule } from '../tenants/tenants.module';
 import { MembersModule } from '../members/members.module';
 import { AuthorizeController } from './authorize.controller';
 import { MailerService } from './mailer.service';
+import { SignInRepository } from './sign-in.repository';
 import { SignInService } from './sign-in.service';
 
 /** The popup sign-in (docs/embedding.md §4) that gives embedded pages their bearer JWT. */
 @Module({
   imports: [TenantsModule, MembersModule],
   controllers: [AuthorizeController],
-  providers: [MailerService, SignInService, PageSecurity],
+  providers: [MailerService, SignInService, SignInRepository, PageSecurity],
   exports: [SignInService],
 })
 export class SignInPopupModule implements NestModule {

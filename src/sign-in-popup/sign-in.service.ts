@@ -1,15 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import { IsNull, MoreThan } from 'typeorm';
 import { newId, sha256Hex } from '../common/ids';
-import { deleteInBatches } from '../database/batched-delete';
-import { TransactionHost } from '../database/transaction-host';
 import { Retention } from '../housekeeping/retention.decorator';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { UsersService } from '../members/users.service';
 import { MailerService } from './mailer.service';
-import { ConsentTokenEntity, SessionEntity } from './session.entity';
-import { SignInCodeEntity } from './sign-in-code.entity';
+import type { SessionEntity } from './session.entity';
+import { SignInRepository } from './sign-in.repository';
 
 export const CODE_TTL_MS = 10 * 60 * 1000;
 export const CODE_MAX_TRIES = 5;
@@ -27,7 +24,7 @@ export class SignInService {
   private readonly logger = new Logger(SignInService.name);
 
   constructor(
-    private readonly tx: TransactionHost,
+    private readonly repo: SignInRepository,
     private readonly users: UsersService,
     private readonly mailer: MailerService,
   ) {}
@@ -36,16 +33,15 @@ export class SignInService {
     const email = rawEmail.trim().toLowerCase();
     const member = await this.users.findByEmail(tenant.id, email);
     if (!member) return;
-    const codes = this.tx.manager.getRepository(SignInCodeEntity);
-    const recent = await codes.countBy({
-      tenantId: tenant.id,
+    const recent = await this.repo.countCodesSince(
+      tenant.id,
       email,
-      createdAt: MoreThan(new Date(Date.now() - 60 * 60 * 1000)),
-    });
+      new Date(Date.now() - 60 * 60 * 1000),
+    );
     if (recent >= CODES_PER_EMAIL_PER_HOUR) return;
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const id = newId('signInCode');
-    await codes.insert({
+    await this.repo.insertCode({
       tenantId: tenant.id,
       id,
       email,
@@ -75,26 +71,12 @@ export class SignInService {
     code: string,
   ): Promise<string | undefined> {
     const email = rawEmail.trim().toLowerCase();
-    const [rows]: [{ id: string; code_hash: string; member_id: string }[], number] =
-      await this.tx.manager.query(
-        `UPDATE sign_in_codes SET attempts = attempts + 1
-          WHERE (tenant_id, id) = (
-            SELECT tenant_id, id FROM sign_in_codes
-             WHERE tenant_id = $1 AND email = $2 AND used_at IS NULL AND expires_at > now()
-             ORDER BY created_at DESC LIMIT 1)
-            AND attempts < $3
-        RETURNING id, code_hash, member_id`,
-        [tenant.id, email, CODE_MAX_TRIES],
-      );
-    const row = rows[0];
+    const row = await this.repo.spendTry(tenant.id, email, CODE_MAX_TRIES);
     if (!row || !/^\d{6}$/.test(code)) return undefined;
     const expected = Buffer.from(row.code_hash);
     const given = Buffer.from(sha256Hex(`${row.id}:${code}`));
     if (!timingSafeEqual(expected, given)) return undefined;
-    const used = await this.tx.manager
-      .getRepository(SignInCodeEntity)
-      .update({ tenantId: tenant.id, id: row.id, usedAt: IsNull() }, { usedAt: new Date() });
-    if (!used.affected) return undefined;
+    if (!(await this.repo.useCode(tenant.id, row.id))) return undefined;
     await this.users.markClaimed(tenant.id, row.member_id);
     return row.member_id;
   }
@@ -105,7 +87,7 @@ export class SignInService {
   ): Promise<{ token: string; expires: Date }> {
     const token = randomBytes(32).toString('base64url');
     const expires = new Date(Date.now() + SESSION_TTL_MS);
-    await this.tx.manager.getRepository(SessionEntity).insert({
+    await this.repo.insertSession({
       tokenHash: sha256Hex(token),
       tenantId,
       memberId,
@@ -118,11 +100,7 @@ export class SignInService {
   /** The live session of this cookie token for this tenant, if any. */
   findSession(token: string | undefined, tenantId: string): Promise<SessionEntity | null> {
     if (!token) return Promise.resolve(null);
-    return this.tx.manager.getRepository(SessionEntity).findOneBy({
-      tokenHash: sha256Hex(token),
-      tenantId,
-      expiresAt: MoreThan(new Date()),
-    });
+    return this.repo.findLiveSession(sha256Hex(token), tenantId);
   }
 
   /** How the consent page names the signed-in member: the email, else the name or id. */
@@ -133,14 +111,12 @@ export class SignInService {
 
   /** Signs this browser out (the consent page's "Use another account"). */
   async endSession(session: SessionEntity): Promise<void> {
-    await this.tx.manager
-      .getRepository(SessionEntity)
-      .delete({ tenantId: session.tenantId, tokenHash: session.tokenHash });
+    await this.repo.deleteSession(session.tenantId, session.tokenHash);
   }
 
   async issueConsentToken(session: SessionEntity): Promise<string> {
     const token = randomBytes(24).toString('base64url');
-    await this.tx.manager.getRepository(ConsentTokenEntity).insert({
+    await this.repo.insertConsentToken({
       tenantId: session.tenantId,
       tokenHash: sha256Hex(token),
       sessionHash: session.tokenHash,
@@ -152,17 +128,7 @@ export class SignInService {
 
   /** Spends a consent form's CSRF token: valid once, only with the session it was issued to. */
   async consumeConsentToken(token: string, session: SessionEntity): Promise<boolean> {
-    const result = await this.tx.manager.getRepository(ConsentTokenEntity).update(
-      {
-        tenantId: session.tenantId,
-        tokenHash: sha256Hex(token),
-        sessionHash: session.tokenHash,
-        usedAt: IsNull(),
-        expiresAt: MoreThan(new Date()),
-      },
-      { usedAt: new Date() },
-    );
-    return (result.affected ?? 0) > 0;
+    return this.repo.useConsentToken(session.tenantId, sha256Hex(token), session.tokenHash);
   }
 
   /**
@@ -170,22 +136,7 @@ export class SignInService {
    * per-hour sign-in limit counts them), for housekeeping; how many of each went.
    */
   @Retention('signIn')
-  async deleteExpired(): Promise<{ sessions: number; consentTokens: number; signInCodes: number }> {
-    const m = this.tx.manager;
-    return {
-      sessions: await deleteInBatches(m, `sessions`, `expires_at < now()`, `tenant_id, token_hash`),
-      consentTokens: await deleteInBatches(
-        m,
-        `consent_tokens`,
-        `expires_at < now()`,
-        `tenant_id, token_hash`,
-      ),
-      signInCodes: await deleteInBatches(
-        m,
-        `sign_in_codes`,
-        `expires_at < now() - interval '1 day'`,
-        `tenant_id, id`,
-      ),
-    };
+  deleteExpired(): Promise<{ sessions: number; consentTokens: number; signInCodes: number }> {
+    return this.repo.deleteExpired();
   }
 }

@@ -16,7 +16,7 @@ import type {
 import { StaffTokensRepository } from './staff-tokens.repository';
 import { CredentialNotFoundError, TooManyKeysError } from './tenant.errors';
 import { TenantKeysRepository } from './tenant-keys.repository';
-import { TenantLookupsRepository } from './tenant-lookups';
+import { TenantLookupsRepository } from './tenant-lookups.repository';
 import { TenantsRepository } from './tenants.repository';
 import type { TenantKeyEntity } from './tenant-key.entity';
 

@@ -1,6 +1,3 @@
-import { Injectable } from '@nestjs/common';
-import { TransactionHost } from '../database/transaction-host';
-
 /**
  * The values looked up before the tenant is known (docs/operations.md): a Federation API key's hash, a staff
  * token's hash, a short link's code. Each is unique across tenants by `tenant_lookups`' primary
@@ -23,17 +20,4 @@ export const LOOKUP_TAKEN = 'pk_tenant_lookups';
 export function claimLookupsFrom(kind: LookupKind, cte: string, column: string): string {
   return `INSERT INTO tenant_lookups (kind, value, tenant_id)
          SELECT '${kind}', ${column}, tenant_id FROM ${cte} RETURNING value`;
-}
-
-@Injectable()
-export class TenantLookupsRepository {
-  constructor(private readonly tx: TransactionHost) {}
-
-  /** Claims `value` for the tenant; a value already claimed raises 23505 on LOOKUP_TAKEN. */
-  async claim(kind: LookupKind, value: string, tenantId: string): Promise<void> {
-    await this.tx.manager.query(
-      `INSERT INTO tenant_lookups (kind, value, tenant_id) VALUES ($1, $2, $3)`,
-      [kind, value, tenantId],
-    );
-  }
 }

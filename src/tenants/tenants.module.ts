@@ -5,7 +5,7 @@ import { StaffTokensRepository } from './staff-tokens.repository';
 import { TenantCredentialsService } from './tenant-credentials.service';
 import { TenantKeysController } from './tenant-keys.controller';
 import { TenantKeysRepository } from './tenant-keys.repository';
-import { TenantLookupsRepository } from './tenant-lookups';
+import { TenantLookupsRepository } from './tenant-lookups.repository';
 import { TenantsController } from './tenants.controller';
 import { TenantsRepository } from './tenants.repository';
 import { TenantsService } from './tenants.service';

@@ -10,7 +10,7 @@ import { DeadLetters } from './engine/dead-letters';
 import { DeliveryRetention } from './engine/delivery-retention';
 import { DeliveryEngine } from './engine/delivery-engine';
 import { DeliveryJobs } from './engine/delivery-jobs';
-import { DeliveryStore } from './engine/delivery-store';
+import { DeliveriesRepository } from './engine/deliveries.repository';
 import { EngineConnection } from './engine/engine-connection';
 import { EngineSettings } from './engine/engine-settings';
 import { Lanes } from './engine/lanes';
@@ -54,7 +54,7 @@ const webhooksQueue = BullModule.registerQueueAsync({
     // The delivery engine, one job per provider (engine/delivery-engine.ts tells how they meet).
     EngineSettings,
     EngineConnection,
-    DeliveryStore,
+    DeliveriesRepository,
     DeliveryJobs,
     Lanes,
     StatementLoop,

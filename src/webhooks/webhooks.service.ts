@@ -20,7 +20,7 @@ import type {
 } from './dto/webhook.response';
 import { DeliveryEngine } from './engine/delivery-engine';
 import { DeliveryJobs } from './engine/delivery-jobs';
-import { DeliveryStore } from './engine/delivery-store';
+import { DeliveriesRepository } from './engine/deliveries.repository';
 import { Replays } from './engine/replays';
 import { isForbiddenAddress } from './ssrf';
 import { newWebhookSecret } from './webhook-signature';
@@ -49,7 +49,7 @@ export class WebhooksService implements OnModuleInit {
     private readonly tx: TransactionHost,
     private readonly config: AppConfig,
     private readonly endpoints: WebhookEndpointsRepository,
-    private readonly deliveries: DeliveryStore,
+    private readonly deliveries: DeliveriesRepository,
     private readonly engine: DeliveryEngine,
     private readonly jobs: DeliveryJobs,
     private readonly replays: Replays,

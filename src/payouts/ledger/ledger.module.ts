@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { BONUS_LEDGER } from '../../bonuses/bonus-ledger';
+import { LedgerRepository } from './ledger.repository';
 import { LedgerService } from './ledger.service';
 
 /**
@@ -11,7 +12,11 @@ import { LedgerService } from './ledger.service';
  */
 @Global()
 @Module({
-  providers: [LedgerService, { provide: BONUS_LEDGER, useExisting: LedgerService }],
+  providers: [
+    LedgerService,
+    LedgerRepository,
+    { provide: BONUS_LEDGER, useExisting: LedgerService },
+  ],
   exports: [LedgerService, BONUS_LEDGER],
 })
 export class LedgerModule {}

@@ -3,7 +3,8 @@ import type { ApprovedBonus, BonusLedger, ReversedBonus } from '../../bonuses/bo
 import { newUlid } from '../../common/ids';
 import { TransactionHost } from '../../database/transaction-host';
 import { EventsService, type SqlRows } from '../../outbox/events.service';
-import { CLAWBACK_PREFIX, PAYOUT_LOCK } from '../payouts.repository';
+import { CLAWBACK_PREFIX } from '../payouts.repository';
+import { LedgerRepository } from './ledger.repository';
 
 /** What a ledger entry records; docs/payouts.md §1 lists each with its deltas. */
 export type LedgerKind =
@@ -44,6 +45,7 @@ export interface Balance {
 export class LedgerService implements BonusLedger {
   constructor(
     private readonly tx: TransactionHost,
+    private readonly repo: LedgerRepository,
     private readonly events: EventsService,
   ) {}
 
@@ -74,22 +76,7 @@ export class LedgerService implements BonusLedger {
    */
   async appendSelected(tenantId: string, entries: SqlRows): Promise<void> {
     if (!this.tx.inTransaction) throw new Error('Ledger entries are written in a transaction');
-    await this.tx.manager.query(
-      `WITH e AS (
-         INSERT INTO ledger_entries (tenant_id, member_id, currency, kind, available_delta,
-                                     in_payout_delta, paid_delta, bonus_id, payout_id, clawback_id)
-         SELECT $1, * FROM (${entries.sql}) s
-         RETURNING member_id, currency, available_delta, in_payout_delta, paid_delta)
-       INSERT INTO ledger_balances AS b
-              (tenant_id, member_id, currency, available_kopecks, in_payout_kopecks, paid_kopecks)
-       SELECT $1, member_id, currency, sum(available_delta), sum(in_payout_delta), sum(paid_delta)
-         FROM e GROUP BY member_id, currency ORDER BY member_id, currency
-       ON CONFLICT (tenant_id, member_id, currency) DO UPDATE
-         SET available_kopecks = b.available_kopecks + EXCLUDED.available_kopecks,
-             in_payout_kopecks = b.in_payout_kopecks + EXCLUDED.in_payout_kopecks,
-             paid_kopecks = b.paid_kopecks + EXCLUDED.paid_kopecks`,
-      [tenantId, ...entries.params],
-    );
+    await this.repo.appendSelected(tenantId, entries);
   }
 
   /** Approved bonuses enter `available`. */
@@ -119,14 +106,11 @@ export class LedgerService implements BonusLedger {
     const approved = bonuses.filter((b) => b.wasApproved);
     if (!approved.length) return clawedBack;
     // A run in progress holds this lock exclusively: wait for it, then see its payouts.
-    await this.tx.manager.query(`SELECT pg_advisory_xact_lock_shared(${PAYOUT_LOCK})`, [tenantId]);
-    const holders: { item_id: string; payout_id: string; status: string }[] =
-      await this.tx.manager.query(
-        `SELECT c.item_id, p.id AS payout_id, p.status FROM payout_claims c
-           JOIN payouts p ON p.tenant_id = c.tenant_id AND p.id = c.payout_id
-          WHERE c.tenant_id = $1 AND c.item_id = ANY($2::text[])`,
-        [tenantId, approved.map((b) => b.id)],
-      );
+    await this.repo.lockRunsShared(tenantId);
+    const holders = await this.repo.payoutsHolding(
+      tenantId,
+      approved.map((b) => b.id),
+    );
     const holder = new Map(holders.map((h) => [h.item_id, h]));
     const entries: LedgerEntry[] = [];
     const clawbacks: { id: string; bonus: ReversedBonus; state: string; payoutId: string }[] = [];
@@ -164,22 +148,18 @@ export class LedgerService implements BonusLedger {
       });
     }
     if (clawbacks.length) {
-      await this.tx.manager.query(
-        `INSERT INTO clawbacks (tenant_id, id, member_id, service_user_id, bonus_id, currency,
-                                amount_kopecks, state, payout_id)
-         SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
-                                  $7::bigint[], $8::text[], $9::text[])`,
-        [
-          tenantId,
-          clawbacks.map((c) => c.id),
-          clawbacks.map((c) => c.bonus.memberId),
-          clawbacks.map((c) => c.bonus.serviceUserId),
-          clawbacks.map((c) => c.bonus.id),
-          clawbacks.map((c) => c.bonus.currency),
-          clawbacks.map((c) => -c.bonus.amountKopecks),
-          clawbacks.map((c) => c.state),
-          clawbacks.map((c) => c.payoutId),
-        ],
+      await this.repo.insertClawbacks(
+        tenantId,
+        clawbacks.map((c) => ({
+          id: c.id,
+          memberId: c.bonus.memberId,
+          serviceUserId: c.bonus.serviceUserId,
+          bonusId: c.bonus.id,
+          currency: c.bonus.currency,
+          amountKopecks: -c.bonus.amountKopecks,
+          state: c.state,
+          payoutId: c.payoutId,
+        })),
       );
       await this.events.emitMany(
         tenantId,
@@ -200,16 +180,7 @@ export class LedgerService implements BonusLedger {
 
   /** A member's balances per currency, from the kept row (one index read). */
   async balances(tenantId: string, memberId: string): Promise<Balance[]> {
-    const rows: {
-      currency: string;
-      available_kopecks: string;
-      in_payout_kopecks: string;
-      paid_kopecks: string;
-    }[] = await this.tx.select(
-      `SELECT currency, available_kopecks, in_payout_kopecks, paid_kopecks FROM ledger_balances
-        WHERE tenant_id = $1 AND member_id = $2 ORDER BY currency`,
-      [tenantId, memberId],
-    );
+    const rows = await this.repo.balances(tenantId, memberId);
     return rows.map((r) => ({
       currency: r.currency,
       availableKopecks: Number(r.available_kopecks),

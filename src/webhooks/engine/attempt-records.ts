@@ -4,7 +4,7 @@ import { TEST_EVENT_TYPE } from '../../outbox/event-types';
 import type { AttemptResult } from '../webhook-sender';
 import { deliveriesTotal } from '../webhook.metrics';
 import { decideAttempt } from './attempt-policy';
-import type { ClaimedAttempt } from './delivery-store.types';
+import type { ClaimedAttempt } from './deliveries.types';
 import type { EndpointLane, LaneItem, RecordEntry } from './endpoint-lane';
 import { DeliveryJobs } from './delivery-jobs';
 

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { OpenedSecrets } from '../opened-secrets';
 import { type AttemptError, type AttemptResult, WebhookSender } from '../webhook-sender';
 import { deliveryHeaders } from '../webhook-signature';
-import type { ClaimedAttempt, EndpointSnapshot } from './delivery-store.types';
+import type { ClaimedAttempt, EndpointSnapshot } from './deliveries.types';
 
 /** An attempt that failed before anything was sent. */
 const failed = (error: AttemptError): AttemptResult => ({

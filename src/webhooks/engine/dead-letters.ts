@@ -2,8 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AuditService } from '../../audit/audit.service';
 import { systemActor } from '../../common/access/actor';
 import { TransactionHost } from '../../database/transaction-host';
-import { DeliveryStore } from './delivery-store';
-import type { SettleInput } from './delivery-store.types';
+import { DeliveriesRepository } from './deliveries.repository';
+import type { SettleInput } from './deliveries.types';
 
 /**
  * The dead-letter queue is the deliveries in status `dead` (docs/webhooks.md). A dead letter is
@@ -17,7 +17,7 @@ export class DeadLetters {
 
   constructor(
     private readonly tx: TransactionHost,
-    private readonly store: DeliveryStore,
+    private readonly deliveries: DeliveriesRepository,
     private readonly audit: AuditService,
   ) {}
 
@@ -28,7 +28,7 @@ export class DeadLetters {
   async record(input: SettleInput): Promise<boolean> {
     try {
       return await this.tx.transaction(async () => {
-        const [done] = await this.store.settleMany([input]);
+        const [done] = await this.deliveries.settleMany([input]);
         if (done) {
           await this.audit.record(
             input.tenantId,

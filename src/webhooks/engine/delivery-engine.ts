@@ -5,7 +5,7 @@ import { type QueueDepth, reportQueueDepth } from '../webhook.metrics';
 import type { DeliverJob } from '../webhook.queue';
 import { Admission } from './admission';
 import { DeliveryJobs } from './delivery-jobs';
-import { DeliveryStore } from './delivery-store';
+import { DeliveriesRepository } from './deliveries.repository';
 import { Lanes } from './lanes';
 import { Replays } from './replays';
 import { SendPool } from './send-pool';
@@ -29,7 +29,7 @@ function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
  * The delivery engine of one process, as the rest of the feature sees it. Jobs hand deliveries to
  * the endpoint's lane (admission.ts, endpoint-lane.ts); the engine runs one statement at a time,
  * for every lane at once, that records answered attempts, leases the endpoint's slots for this
- * process and claims the next attempts (statement-loop.ts, delivery-store.ts), and starts a
+ * process and claims the next attempts (statement-loop.ts, deliveries.repository.ts), and starts a
  * request whenever a lane has a claimed attempt, a free slot and a process permit
  * (send-pool.ts, attempt-sender.ts). Each answer is recorded with what follows it
  * (attempt-policy.ts, attempt-records.ts): delivered, a retry on the schedule (a delayed job,
@@ -47,7 +47,7 @@ export class DeliveryEngine implements OnModuleInit, OnModuleDestroy {
     private readonly admission: Admission,
     private readonly replays: Replays,
     private readonly jobs: DeliveryJobs,
-    private readonly store: DeliveryStore,
+    private readonly deliveries: DeliveriesRepository,
     pool: SendPool,
   ) {
     // After each statement: send what it claimed, then let jobs waiting for room look again.
@@ -114,7 +114,7 @@ export class DeliveryEngine implements OnModuleInit, OnModuleDestroy {
   private async queueDepth(): Promise<QueueDepth> {
     // Bull queues commands while Redis is away rather than failing them: bound the wait.
     const [pending, jobs] = await Promise.all([
-      within(this.store.pendingCounts(), METRICS_READ_MS, { due: NaN, scheduled: NaN }),
+      within(this.deliveries.pendingCounts(), METRICS_READ_MS, { due: NaN, scheduled: NaN }),
       within(this.jobs.counts(), METRICS_READ_MS, { waiting: NaN, active: NaN, delayed: NaN }),
     ]);
     return { ...pending, jobs, inLanes: this.lanes.backlog };

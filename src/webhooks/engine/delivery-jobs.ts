@@ -2,7 +2,7 @@ import { InjectQueue } from '@nestjs/bull';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import type { JobOptions, Queue } from 'bull';
 import { DELIVER_JOB, type DeliverJob, GROUP_SIZE, WEBHOOKS_QUEUE } from '../webhook.queue';
-import type { OverdueDelivery } from './delivery-store.types';
+import type { OverdueDelivery } from './deliveries.types';
 import type { LaneItem } from './endpoint-lane';
 import { BUSY_RETRY_MS } from './engine-settings';
 import {

@@ -1,5 +1,5 @@
 import { EndpointLane, type LaneItem, type RecordEntry } from './endpoint-lane';
-import type { ClaimOutcome } from './delivery-store.types';
+import type { ClaimOutcome } from './deliveries.types';
 
 const settings = {
   cap: 4,

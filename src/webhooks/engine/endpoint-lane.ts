@@ -4,7 +4,7 @@ import type {
   EndpointSnapshot,
   LaneLease,
   SettleInput,
-} from './delivery-store.types';
+} from './deliveries.types';
 import type { AttemptResult } from '../webhook-sender';
 
 /**

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { OwnPool } from '../../database/own-pool';
-import type { ArrayQuery } from './delivery-store.types';
+import type { ArrayQuery } from './deliveries.types';
 
 /** Statements in flight at once per process (each on a connection of the engine's own pool). */
 export const STATEMENTS_RUNNING = 1;

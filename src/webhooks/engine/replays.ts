@@ -6,7 +6,7 @@ import { DeliveryStillPendingError, EventNotFoundError } from '../webhook.errors
 import type { DeliverJob } from '../webhook.queue';
 import { Admission } from './admission';
 import { DeliveryJobs } from './delivery-jobs';
-import { DeliveryStore } from './delivery-store';
+import { DeliveriesRepository } from './deliveries.repository';
 
 /**
  * Staff replays (docs/webhooks.md, section 9: one fresh attempt with the same event id and body):
@@ -19,7 +19,7 @@ import { DeliveryStore } from './delivery-store';
 export class Replays {
   constructor(
     private readonly tx: TransactionHost,
-    private readonly store: DeliveryStore,
+    private readonly deliveries: DeliveriesRepository,
     private readonly jobs: DeliveryJobs,
     private readonly admission: Admission,
     private readonly audit: AuditService,
@@ -34,9 +34,12 @@ export class Replays {
    */
   async request(tenantId: string, eventId: string, actor: Actor): Promise<void> {
     await this.tx.transaction(async () => {
-      const delivery = await this.store.find(tenantId, eventId);
+      const delivery = await this.deliveries.find(tenantId, eventId);
       if (!delivery) throw new EventNotFoundError(eventId);
-      if (delivery.status === 'pending' || !(await this.store.requestReplay(tenantId, eventId))) {
+      if (
+        delivery.status === 'pending' ||
+        !(await this.deliveries.requestReplay(tenantId, eventId))
+      ) {
         throw new DeliveryStillPendingError(eventId);
       }
       await this.audit.record(tenantId, actor, 'webhook.replayed', { type: 'event', id: eventId });

@@ -2,8 +2,8 @@ import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { AttemptRecords } from './attempt-records';
 import { DeliveryJobs } from './delivery-jobs';
-import { DeliveryStore } from './delivery-store';
-import type { FlushInput } from './delivery-store.types';
+import { DeliveriesRepository } from './deliveries.repository';
+import type { FlushInput } from './deliveries.types';
 import type { EndpointLane, LaneBatch, LaneItem } from './endpoint-lane';
 import { EngineConnection, STATEMENTS_RUNNING } from './engine-connection';
 import { BUSY_RETRY_MS, EngineSettings } from './engine-settings';
@@ -32,7 +32,7 @@ function isTransient(error: unknown): boolean {
 
 /**
  * The engine's writes: one statement at a time (STATEMENTS_RUNNING) for every lane with something
- * to write (DeliveryStore.flush: records, unclaims, leases and claims), and what follows from its
+ * to write (DeliveriesRepository.flush: records, unclaims, leases and claims), and what follows from its
  * answer. Whatever waits while a statement runs goes into the next one, whatever its lane, so
  * Postgres costs a round trip per batch rather than several per delivery (the first engine made
  * about ten per delivery and reached 0.05 of a plain HTTPS loop; bench/README.md).
@@ -59,7 +59,7 @@ export class StatementLoop implements OnModuleDestroy {
     private readonly config: AppConfig,
     private readonly settings: EngineSettings,
     private readonly connection: EngineConnection,
-    private readonly store: DeliveryStore,
+    private readonly deliveries: DeliveriesRepository,
     private readonly lanes: Lanes,
     private readonly records: AttemptRecords,
     private readonly jobs: DeliveryJobs,
@@ -178,7 +178,7 @@ export class StatementLoop implements OnModuleDestroy {
     // One delay for the busy deliveries of this statement (put off in Postgres and re-queued).
     const deferMs = BUSY_RETRY_MS + Math.floor(Math.random() * BUSY_RETRY_MS);
     try {
-      const output = await this.store.flush(this.input(parts, deferMs), this.connection.run);
+      const output = await this.deliveries.flush(this.input(parts, deferMs), this.connection.run);
       this.failures = 0;
       if (parts.length === 1 && this.suspects.has(parts[0].lane)) {
         const { lane, batch } = parts[0];

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { Admission } from './admission';
 import { DeliveryJobs } from './delivery-jobs';
-import { DeliveryStore } from './delivery-store';
+import { DeliveriesRepository } from './deliveries.repository';
 import type { LaneItem } from './endpoint-lane';
 import { EngineSettings } from './engine-settings';
 import { Lanes } from './lanes';
@@ -21,7 +21,7 @@ export class Sweeper {
   constructor(
     private readonly config: AppConfig,
     private readonly settings: EngineSettings,
-    private readonly store: DeliveryStore,
+    private readonly deliveries: DeliveriesRepository,
     private readonly lanes: Lanes,
     private readonly jobs: DeliveryJobs,
     private readonly admission: Admission,
@@ -37,7 +37,7 @@ export class Sweeper {
    * never for a pause in the endpoint's traffic. Answers how many were handed on.
    */
   async sweep(): Promise<number> {
-    const overdue = await this.store.overdue(
+    const overdue = await this.deliveries.overdue(
       Math.min(this.config.webhook.sweepMs, 5000),
       SWEEP_BATCH,
       this.config.webhook.endpointConcurrency,

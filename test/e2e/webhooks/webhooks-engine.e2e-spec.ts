@@ -12,8 +12,8 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Client, Pool } from 'pg';
 import { ensureDatabase, quoteIdent, runMigrations } from '../../../src/database/ensure-database';
-import { DeliveryStore } from '../../../src/webhooks/engine/delivery-store';
-import type { ArrayQuery, FlushInput } from '../../../src/webhooks/engine/delivery-store.types';
+import { DeliveriesRepository } from '../../../src/webhooks/engine/deliveries.repository';
+import type { ArrayQuery, FlushInput } from '../../../src/webhooks/engine/deliveries.types';
 import { deliverJobId } from '../../../src/webhooks/engine/job-ids';
 import { type DeliverJob, WEBHOOKS_QUEUE } from '../../../src/webhooks/webhook.queue';
 import { createLead, eventsOf } from '../../factories/money.factory';
@@ -119,7 +119,7 @@ describe('webhook engine: claims, refused statements and the sweeper', () => {
     await putWebhook(t, tenant, 'https://localhost:9/hook');
     const referrer = await upsertUser(t, tenant.key);
     const eventId = await leadEvent(t, tenant, referrer.serviceUserId);
-    const repository = t.app.get(DeliveryStore);
+    const repository = t.app.get(DeliveriesRepository);
     const pool = new Pool({ connectionString: DATABASE_URL, max: 1 });
     toClose.push(() => pool.end());
     const run: ArrayQuery = (text, values, name) =>

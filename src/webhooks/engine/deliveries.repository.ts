@@ -1,14 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { DELETE_BATCH as BATCH, deletePerTenantInBatches } from '../../database/batched-delete';
 import { TransactionHost } from '../../database/transaction-host';
 import { WebhookAttemptEntity } from '../webhook-attempt.entity';
 import { WebhookDeliveryEntity, type DeliveryStatus } from '../webhook-delivery.entity';
-import {
-  decodeFlush,
-  decodeSettled,
-  flushParameters,
-  settleParameters,
-} from './delivery-store.codec';
-import { FLUSH, SETTLE } from './delivery-store.sql';
+import { decodeFlush, decodeSettled, flushParameters, settleParameters } from './deliveries.codec';
+import { FLUSH, SETTLE } from './deliveries.sql';
 import {
   type ArrayQuery,
   ENDPOINT_SLOTS,
@@ -17,7 +13,7 @@ import {
   type OverdueDelivery,
   type Queryable,
   type SettleInput,
-} from './delivery-store.types';
+} from './deliveries.types';
 
 /**
  * Deliveries, their attempts and the endpoints' slots: every statement on webhook_deliveries,
@@ -28,7 +24,7 @@ import {
  * processes. The hot path is one constant statement.
  */
 @Injectable()
-export class DeliveryStore {
+export class DeliveriesRepository {
   constructor(private readonly tx: TransactionHost) {}
 
   private get deliveries() {
@@ -180,5 +176,31 @@ export class DeliveryStore {
       [tenantId, eventId],
     );
     return affected > 0;
+  }
+
+  /**
+   * Deletes the finished deliveries, with their attempts, of events older than `retentionDays`,
+   * tenant by tenant in batches (database/batched-delete.ts); how many went (DeliveryRetention).
+   */
+  deleteExpired(retentionDays: number): Promise<number> {
+    return deletePerTenantInBatches(
+      this.tx.manager,
+      `WITH doomed AS (
+         SELECT d.tenant_id, d.event_id FROM events e
+           JOIN webhook_deliveries d ON d.tenant_id = e.tenant_id AND d.event_id = e.id
+          WHERE e.tenant_id = $1
+            AND e.occurred_at < now() - make_interval(days => $2)
+            AND d.status <> 'pending'
+          ORDER BY e.occurred_at LIMIT ${BATCH}
+       ), attempts AS (
+         DELETE FROM webhook_attempts a USING doomed
+          WHERE a.tenant_id = doomed.tenant_id AND a.event_id = doomed.event_id
+       ), deliveries AS (
+         DELETE FROM webhook_deliveries d USING doomed
+          WHERE d.tenant_id = doomed.tenant_id AND d.event_id = doomed.event_id RETURNING 1
+       )
+       SELECT count(*)::int AS deleted FROM deliveries`,
+      [retentionDays],
+    );
   }
 }

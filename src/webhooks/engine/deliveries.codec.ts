@@ -4,11 +4,11 @@ import {
   type FlushInput,
   type FlushOutput,
   type SettleInput,
-} from './delivery-store.types';
+} from './deliveries.types';
 
 /**
  * The engine's statements take one array per column ($1 … $27, in the order of
- * delivery-store.sql.ts) and answer rows as arrays: no object per row on the hot path.
+ * deliveries.sql.ts) and answer rows as arrays: no object per row on the hot path.
  */
 
 /** A row of FLUSH's answer; `kind` says which part it answers, `n` which element (1-based). */

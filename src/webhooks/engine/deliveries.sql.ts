@@ -1,7 +1,7 @@
 /**
  * The SQL of the engine's hot path: the one statement that records, unclaims, leases and claims
  * (FLUSH), and the settling of records alone (SETTLE, for dead letters in a transaction with their
- * audit entry). Parameters are built and rows read in delivery-store.codec.ts, in this order.
+ * audit entry). Parameters are built and rows read in deliveries.codec.ts, in this order.
  */
 
 /**

@@ -1,7 +1,7 @@
 import type { DeliveryStatus } from '../webhook-delivery.entity';
 
 /**
- * What goes into the delivery store's statements and what comes out of them (delivery-store.ts),
+ * What goes into the deliveries repository's statements and what comes out of them (deliveries.repository.ts),
  * as the engine sees it: epoch milliseconds for times, plain objects, no entities.
  */
 
@@ -94,7 +94,7 @@ export interface ClaimRequest {
   deferMs: number;
 }
 
-/** A delivery the sweeper found overdue (see DeliveryStore.overdue). */
+/** A delivery the sweeper found overdue (see DeliveriesRepository.overdue). */
 export interface OverdueDelivery {
   tenantId: string;
   eventId: string;
