@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
+import { MemberImportRepository } from './member-import.repository';
 import { MemberImportService } from './member-import.service';
 import { MembersAdminController } from './members-admin.controller';
 import { MembersRepository } from './members.repository';
@@ -10,7 +11,13 @@ import { UsersService } from './users.service';
 @Module({
   imports: [AuditModule],
   controllers: [UsersController, MembersAdminController],
-  providers: [MembersRepository, ServiceUsersRepository, UsersService, MemberImportService],
+  providers: [
+    MembersRepository,
+    ServiceUsersRepository,
+    UsersService,
+    MemberImportService,
+    MemberImportRepository,
+  ],
   exports: [UsersService, MemberImportService],
 })
 export class MembersModule {}

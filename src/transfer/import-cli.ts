@@ -6,7 +6,7 @@ import { SingleBar } from 'cli-progress';
 import { createReadStream, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { INestApplicationContext } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { TenantsService } from '../tenants/tenants.service';
 import type { ImportFormat } from './import-rows';
 import { ImportsService } from './imports.service';
 import { ImportLineRefusedError, UnknownImportColumnsError } from './transfer.errors';
@@ -47,9 +47,7 @@ export async function runImportCommand(
   out: NodeJS.WriteStream = process.stdout,
   err: NodeJS.WriteStream = process.stderr,
 ): Promise<number> {
-  const [tenant] = await app
-    .get(DataSource)
-    .query(`SELECT id FROM tenants WHERE slug = $1`, [command.slug]);
+  const tenant = await app.get(TenantsService).tenantBySlug(command.slug);
   if (!tenant) {
     err.write(`--tenant: no tenant ${command.slug}\n`);
     return 2;
