@@ -5,6 +5,18 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 import { boundariesConfig } from './eslint.boundaries.mjs';
 
+// TypeORM's driver (the raw pool) and COPY streams, outside database/ (docs/architecture.md, "Data
+// access"): the pool is taken through database/ (raw-pool.ts, TransactionHost.pool), COPY runs in
+// database/ or a repository. test/architecture/sql-in-repositories.spec.ts checks the SQL calls.
+const NO_DRIVER = {
+  selector: "MemberExpression[property.name='driver']",
+  message: "TypeORM's driver is database/'s: take the pool with rawPool (database/raw-pool.ts).",
+};
+const NO_COPY_STREAMS = {
+  selector: "ImportDeclaration[source.value='pg-copy-streams']",
+  message: 'COPY runs in database/ (copy-out.ts) or a repository.',
+};
+
 // Nest's public API is what its packages' roots export; a path below one (`@nestjs/core/router/…`,
 // `@nestjs/common/constants`, `@nestjs/swagger/dist/…`) is its internals, which a minor release
 // may move or change (docs/architecture.md, "Fast lanes"). Nowhere in src/.
@@ -65,6 +77,16 @@ export default tseslint.config(
     // src/config/ may use IsOptional (above), not Nest's internals.
     files: ['src/config/**/*.{ts,tsx}'],
     rules: { 'no-restricted-imports': ['error', { patterns: [nestInternals] }] },
+  },
+  {
+    // One way to the database: NO_DRIVER and NO_COPY_STREAMS above.
+    files: ['src/**/*.ts'],
+    ignores: ['src/database/**', 'src/**/*.repository.ts'],
+    rules: { 'no-restricted-syntax': ['error', NO_DRIVER, NO_COPY_STREAMS] },
+  },
+  {
+    files: ['src/**/*.repository.ts'],
+    rules: { 'no-restricted-syntax': ['error', NO_DRIVER] },
   },
   {
     // Pages escape by default (preact-render-to-string); raw HTML only in the view layer's one
