@@ -46,7 +46,10 @@ export class TransactionHost {
     return this.store.getStore()?.manager ?? this.dataSource.manager;
   }
 
-  /** The primary's `pg` pool (raw-pool.ts), for the connections database/ takes by hand. */
+  /**
+   * The primary's `pg` pool (raw-pool.ts): `select`'s, and the one a repository takes a connection
+   * of its own from (an import's, transfer/imports.repository.ts).
+   */
   get pool(): Pool {
     return rawPool(this.dataSource);
   }

@@ -2,10 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { Client, type ClientConfig, type Pool, type PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { Writable } from 'node:stream';
-import { DataSource } from 'typeorm';
 import { checkOut } from '../database/checkout';
-import { rawPool } from '../database/raw-pool';
 import { LONG_STATEMENT_TIMEOUT } from '../database/timeouts';
+import { TransactionHost } from '../database/transaction-host';
 import type { ApplyCounts, ApplyPhase } from '../members/member-import.service';
 import { STAGING_COLUMNS, type ImportError, type ImportFormat } from './import-rows';
 
@@ -42,10 +41,10 @@ export function stagingTable(importId: string): string {
  */
 @Injectable()
 export class ImportsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly tx: TransactionHost) {}
 
   private get pool(): Pool {
-    return rawPool(this.dataSource);
+    return this.tx.pool;
   }
 
   /** A connection of the pool for one import; `onLost` hears of its backend going away. */
