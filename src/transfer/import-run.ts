@@ -2,7 +2,7 @@ import type { Logger } from '@nestjs/common';
 import type { PoolClient } from 'pg';
 import { type Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Actor } from '../common/access/actor';
+import type { AuditActor } from '../common/access/actor';
 import {
   type ApplyCounts,
   type ApplyPhase,
@@ -105,7 +105,7 @@ export class ImportRun {
   async stage(
     format: ImportFormat,
     body: Readable,
-    actor: Actor | { type: 'system'; name: string },
+    actor: AuditActor,
     checker: RowChecker,
     onProgress: (progress: ImportProgress) => void,
   ): Promise<void> {

@@ -5,7 +5,7 @@ import {
   OnApplicationShutdown,
 } from '@nestjs/common';
 import type { Readable } from 'node:stream';
-import type { Actor } from '../common/access/actor';
+import type { Actor, AuditActor } from '../common/access/actor';
 import { newUlid } from '../common/ids';
 import { AuditService } from '../audit/audit.service';
 import { AppConfig } from '../config/app-config';
@@ -77,7 +77,7 @@ export class ImportsService implements BeforeApplicationShutdown, OnApplicationS
     tenantId: string,
     format: ImportFormat,
     body: Readable,
-    actor: Actor | { type: 'system'; name: string },
+    actor: AuditActor,
     onProgress: (progress: ImportProgress) => void = () => undefined,
   ): Promise<{ importId: string; checker: RowChecker }> {
     if (this.stopping) throw new ImportsStoppingError();
@@ -117,7 +117,7 @@ export class ImportsService implements BeforeApplicationShutdown, OnApplicationS
     tenantId: string,
     importId: string,
     checker: RowChecker,
-    actor: Actor | { type: 'system'; name: string },
+    actor: AuditActor,
     onPhase: (phase: ApplyPhase) => void = () => undefined,
   ): Promise<ImportStatusResponse> {
     const run = this.active.get(importId);

@@ -11,19 +11,6 @@ import { databaseUses, mayRunSql } from './sql-uses';
  * every use of the database elsewhere.
  */
 
-/**
- * Files of the parts of issue #33 other helpers are moving (the console's lists, the admin pages,
- * the console's list helpers, the demo), allowed until their branches land. The integrator
- * empties this list; an entry that no longer runs SQL fails the test, so it cannot go stale.
- */
-const PENDING_OTHER_HELPERS: string[] = [
-  'src/admin-pages/bonuses/bonus-names.reader.ts',
-  'src/console/conversions/conversions-list.service.ts',
-  'src/console/leads/leads-list.service.ts',
-  'src/demo/demo-builder.service.ts',
-  'src/demo/demo-seeder.service.ts',
-];
-
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
@@ -90,12 +77,7 @@ describe('SQL only in repositories', () => {
   });
 
   it('finds no SQL outside repositories, database/ and read models', () => {
-    const unexpected = [...offenders].filter(([path]) => !PENDING_OTHER_HELPERS.includes(path));
-    expect(Object.fromEntries(unexpected)).toEqual({});
-  });
-
-  it('keeps PENDING_OTHER_HELPERS to files that still run SQL (remove an entry once it is fixed)', () => {
-    expect(PENDING_OTHER_HELPERS.filter((path) => !offenders.has(path))).toEqual([]);
+    expect(Object.fromEntries(offenders)).toEqual({});
   });
 
   it("makes TypeORM's driver outside database/, and COPY streams outside repositories, a lint error", () => {
