@@ -16,6 +16,7 @@ import { requestIdMiddleware } from './common/http/request-id';
 import { httpMetricsMiddleware } from './common/metrics/http-metrics';
 import { AppConfig } from './config/app-config';
 import { parseQuery } from './common/http/query';
+import { operationId } from './common/http/operation-ids';
 import { trustProxyFn } from './config/trust-proxy';
 import { FastLanes, headersSetBy } from './fast-lanes/fast-lanes';
 
@@ -132,6 +133,7 @@ export function setupOpenApi(app: INestApplication, config: AppConfig): void {
       .addTag('admin-pages', 'The organisation admin pages under /org. HTML pages.')
       .addTag('demo', 'Every widget on one page, outside production only. HTML page.')
       .build(),
+    { operationIdFactory: operationId },
   );
   SwaggerModule.setup('docs', app, document, {
     jsonDocumentUrl: 'docs/openapi.json',

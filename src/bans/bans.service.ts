@@ -4,8 +4,8 @@ import { AuditService } from '../audit/audit.service';
 import { BonusesService } from '../bonuses/bonuses.service';
 import { TransactionHost } from '../database/transaction-host';
 import { DeeplinksService } from '../deeplinks/deeplinks.service';
-import { UserNotFoundError } from '../members/user.errors';
-import { UsersService } from '../members/users.service';
+import { MemberNotFoundError } from '../members/member.errors';
+import { MembersService } from '../members/members.service';
 import type { BanResponse } from './dto/ban.dto';
 
 export const BAN_REJECTION_REASON = 'partner_banned';
@@ -21,7 +21,7 @@ export const BAN_REJECTION_REASON = 'partner_banned';
 export class BansService {
   constructor(
     private readonly tx: TransactionHost,
-    private readonly members: UsersService,
+    private readonly members: MembersService,
     private readonly bonuses: BonusesService,
     private readonly links: DeeplinksService,
     private readonly audit: AuditService,
@@ -31,7 +31,7 @@ export class BansService {
     const answer = await this.tx.transaction(async () => {
       // Leads and conversions in flight finish first; their pending bonuses are rejected below.
       const member = await this.members.setBan(tenantId, ref, { reason });
-      if (!member) throw new UserNotFoundError(ref);
+      if (!member) throw new MemberNotFoundError(ref);
       const rejected = await this.bonuses.rejectPendingForMember(
         tenantId,
         member.id,
@@ -61,7 +61,7 @@ export class BansService {
   async unban(tenantId: string, ref: string, actor: Actor): Promise<BanResponse> {
     const answer = await this.tx.transaction(async () => {
       const member = await this.members.setBan(tenantId, ref, null);
-      if (!member) throw new UserNotFoundError(ref);
+      if (!member) throw new MemberNotFoundError(ref);
       await this.audit.record(tenantId, actor, 'user.unbanned', { type: 'user', id: member.id });
       return {
         user_id: member.id,

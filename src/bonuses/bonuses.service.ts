@@ -8,8 +8,8 @@ import { TransactionHost } from '../database/transaction-host';
 import type { EventPayloads } from '../outbox/event-types';
 import { EventsService } from '../outbox/events.service';
 import type { TenantEntity } from '../tenants/tenant.entity';
-import { UserNotFoundError } from '../members/user.errors';
-import { UsersService } from '../members/users.service';
+import { MemberNotFoundError } from '../members/member.errors';
+import { MembersService } from '../members/members.service';
 import type { BonusReview } from '../fraud/risk-signal';
 import type { BonusEntity, BonusSourceType } from './bonus.entity';
 import { BONUS_LEDGER, type BonusLedger } from './bonus-ledger';
@@ -52,7 +52,7 @@ export class BonusesService {
     private readonly tx: TransactionHost,
     private readonly bonuses: BonusesRepository,
     private readonly events: EventsService,
-    private readonly users: UsersService,
+    private readonly members: MembersService,
     private readonly audit: AuditService,
     @Inject(BONUS_LEDGER) private readonly ledger: BonusLedger,
   ) {}
@@ -132,8 +132,8 @@ export class BonusesService {
     actor: Actor,
   ): Promise<BonusResponse> {
     return this.tx.transaction(async () => {
-      const member = await this.users.findMember(tenant.id, dto.user_id);
-      if (!member) throw new UserNotFoundError(dto.user_id);
+      const member = await this.members.findMember(tenant.id, dto.user_id);
+      if (!member) throw new MemberNotFoundError(dto.user_id);
       const [bonus] = await this.accrue(tenant.id, [
         {
           memberId: member.id,
@@ -255,7 +255,7 @@ export class BonusesService {
   async list(tenantId: string, query: ListBonusesQueryDto): Promise<BonusListResponse> {
     // A member named by its surrogate filters by its service user id; an unknown one matches none.
     const serviceUserId = query.user_id?.startsWith('mbr_')
-      ? ((await this.users.findMember(tenantId, query.user_id))?.serviceUserId ?? query.user_id)
+      ? ((await this.members.findMember(tenantId, query.user_id))?.serviceUserId ?? query.user_id)
       : query.user_id;
     const [rows, total] = await this.bonuses.list(
       tenantId,

@@ -14,10 +14,10 @@ import { BonusesPagesController } from './bonuses/bonuses.controller';
 import { IntegrationPagesController } from './integration/integration.controller';
 import { IntegrationModelReader } from './integration/integration.model';
 import { WebhookPagesController } from './integration/webhook.controller';
-import { PartnersAdminController } from './members/partners-admin.controller';
-import { PartnersCsvController } from './members/partners-csv.controller';
-import { PartnersPagesController } from './members/partners-pages.controller';
-import { PartnersService } from './members/partners.service';
+import { MemberListAdminController } from './members/member-list-admin.controller';
+import { MembersCsvController } from './members/members-csv.controller';
+import { MembersPagesController } from './members/members-pages.controller';
+import { MemberListService } from './members/member-list.service';
 import { OverviewPagesController } from './overview/overview.controller';
 import {
   PayoutListsCsvController,
@@ -37,8 +37,8 @@ import { StatsService } from './stats/stats.service';
 const PAGE_CONTROLLERS = [
   SessionPagesController,
   OverviewPagesController,
-  PartnersCsvController,
-  PartnersPagesController,
+  MembersCsvController,
+  MembersPagesController,
   ProgramPagesController,
   PayoutsPagesController,
   PayoutsCsvPagesController,
@@ -70,12 +70,12 @@ const PAGE_CONTROLLERS = [
     TransferModule,
     WebhooksModule,
   ],
-  controllers: [StatsAdminController, PartnersAdminController, ...PAGE_CONTROLLERS],
+  controllers: [StatsAdminController, MemberListAdminController, ...PAGE_CONTROLLERS],
   providers: [
     StatsReader,
     StatsService,
     MemberListReader,
-    PartnersService,
+    MemberListService,
     BonusNamesReader,
     IntegrationModelReader,
     PageSecurity,

@@ -10,14 +10,14 @@ import { ConversionsPagesController } from './conversions/conversions-pages.cont
 import { LeadsListAdminController } from './leads/leads-admin.controller';
 import { LeadListReader } from './read-model/lead-list.reader';
 import { LeadsPagesController } from './leads/leads-pages.controller';
-import { PartnerBanPagesController } from './members/partner-ban.controller';
+import { MemberBanPagesController } from './members/member-ban.controller';
 import { RecordsCsvController } from './records-csv.controller';
 
 const PAGE_CONTROLLERS = [
   ConversionsPagesController,
   LeadsPagesController,
   RecordsCsvController,
-  PartnerBanPagesController,
+  MemberBanPagesController,
 ];
 
 /**

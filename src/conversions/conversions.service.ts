@@ -13,7 +13,7 @@ import { LeadsService } from '../leads/leads.service';
 import { OffersService } from '../offers/offers.service';
 import type { Program } from '../tenants/program';
 import type { TenantEntity } from '../tenants/tenant.entity';
-import { UsersService } from '../members/users.service';
+import { MembersService } from '../members/members.service';
 import { cascade, type CascadeShare, tierIndex } from './cascade';
 import { ConversionAttribution } from './conversion-attribution';
 import type { ConversionEntity } from './conversion.entity';
@@ -37,7 +37,7 @@ export class ConversionsService {
     private readonly conversions: ConversionsRepository,
     private readonly leads: LeadsService,
     private readonly offers: OffersService,
-    private readonly users: UsersService,
+    private readonly members: MembersService,
     private readonly bonuses: BonusesService,
     private readonly events: EventsService,
     private readonly audit: AuditService,
@@ -57,7 +57,7 @@ export class ConversionsService {
     actor?: Actor,
   ): Promise<ConversionResponse> {
     return this.tx.transaction(async () => {
-      await this.users.holdOffBans(tenant.id);
+      await this.members.holdOffBans(tenant.id);
       const attribution = await this.attribution.resolve(tenant, dto);
       let lead: LeadEntity;
       if (attribution) {
@@ -251,7 +251,7 @@ export class ConversionsService {
     program: Program,
     amountKopecks: number,
   ): Promise<CascadeShare[]> {
-    const chain = await this.users.upline(tenantId, lead.referrerMemberId, program.tiers.length);
+    const chain = await this.members.upline(tenantId, lead.referrerMemberId, program.tiers.length);
     return cascade(amountKopecks, program.tiers, chain);
   }
 

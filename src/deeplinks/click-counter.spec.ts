@@ -1,7 +1,7 @@
 import { SchedulerRegistry } from '@nestjs/schedule';
 import type { AppConfig } from '../config/app-config';
 import type { TransactionHost } from '../database/transaction-host';
-import type { UsersService } from '../members/users.service';
+import type { MembersService } from '../members/members.service';
 import { ClickCounter } from './click-counter';
 import type { DeeplinksRepository } from './deeplinks.repository';
 
@@ -15,7 +15,7 @@ describe('ClickCounter', () => {
   ) {
     const tx = { transaction: (fn: () => Promise<void>) => fn() } as unknown as TransactionHost;
     const links = { addClicks: linkClicks } as unknown as DeeplinksRepository;
-    const users = { addClicks: memberClicks } as unknown as UsersService;
+    const users = { addClicks: memberClicks } as unknown as MembersService;
     return {
       counter: new ClickCounter(
         tx,

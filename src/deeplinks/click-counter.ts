@@ -3,7 +3,7 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { addInterval, stopInterval } from '../common/schedule/timers';
 import { AppConfig } from '../config/app-config';
 import { TransactionHost } from '../database/transaction-host';
-import { UsersService } from '../members/users.service';
+import { MembersService } from '../members/members.service';
 import { DeeplinksRepository } from './deeplinks.repository';
 
 /** The link a click was on. */
@@ -22,7 +22,7 @@ interface Pending extends ClickedLink {
 
 /**
  * Counts short-link clicks in memory and writes them every `CLICK_FLUSH_MS` in one transaction
- * (deeplinks.clicks_count, then the owner's members.clicks_count through UsersService), so a
+ * (deeplinks.clicks_count, then the owner's members.clicks_count through MembersService), so a
  * redirect never waits for PostgreSQL. The timer is a per-process interval in Nest's
  * SchedulerRegistry (common/schedule/timers.ts): the counts are in this process's memory, in every
  * role. A failed write keeps its counts for the next one; shutdown stops the timer and writes what
@@ -39,7 +39,7 @@ export class ClickCounter implements OnModuleInit, BeforeApplicationShutdown {
     private readonly tx: TransactionHost,
     private readonly config: AppConfig,
     private readonly links: DeeplinksRepository,
-    private readonly users: UsersService,
+    private readonly members: MembersService,
     private readonly scheduler: SchedulerRegistry,
   ) {}
 
@@ -87,7 +87,7 @@ export class ClickCounter implements OnModuleInit, BeforeApplicationShutdown {
     try {
       await this.tx.transaction(async () => {
         await this.links.addClicks(batch);
-        await this.users.addClicks(batch);
+        await this.members.addClicks(batch);
       });
     } catch (error) {
       for (const p of batch) {

@@ -17,8 +17,8 @@ import {
   signRef,
   verifyRef,
 } from '../members/signed-ref';
-import { InvalidRefError, RefExpiredError } from '../members/user.errors';
-import { UsersService } from '../members/users.service';
+import { InvalidRefError, RefExpiredError } from '../members/member.errors';
+import { MembersService } from '../members/members.service';
 import { ClickCounter } from './click-counter';
 import type { DeeplinkEntity } from './deeplink.entity';
 import { PromoCodeTakenError, TargetNotAllowedError } from './deeplink.errors';
@@ -75,7 +75,7 @@ export class DeeplinksService {
     private readonly tx: TransactionHost,
     private readonly config: AppConfig,
     private readonly links: DeeplinksRepository,
-    private readonly users: UsersService,
+    private readonly members: MembersService,
     private readonly clicks: ClickCounter,
     tenants: TenantsService,
   ) {
@@ -107,7 +107,7 @@ export class DeeplinksService {
     ) {
       throw new TargetNotAllowedError();
     }
-    const member = await this.users.getMember(tenant.id, memberId);
+    const member = await this.members.getMember(tenant.id, memberId);
     for (let attempt = 0; attempt < 5; attempt++) {
       const link: DeeplinkEntity = {
         tenantId: tenant.id,

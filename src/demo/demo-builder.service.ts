@@ -8,7 +8,7 @@ import { DeeplinksService } from '../deeplinks/deeplinks.service';
 import { LeadsService } from '../leads/leads.service';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { TenantsService } from '../tenants/tenants.service';
-import { UsersService } from '../members/users.service';
+import { MembersService } from '../members/members.service';
 import {
   DEMO_ACTOR,
   DEMO_DISPLAY_NAME,
@@ -46,7 +46,7 @@ export class DemoBuilder {
     config: AppConfig,
     private readonly demo: DemoRepository,
     private readonly tenants: TenantsService,
-    private readonly users: UsersService,
+    private readonly members: MembersService,
     private readonly leads: LeadsService,
     private readonly bonuses: BonusesService,
     private readonly moduleRef: ModuleRef,
@@ -79,7 +79,7 @@ export class DemoBuilder {
       times.set(externalId, new Date(now - (200 - index * 4.4) * DAY_MS)),
     );
     for (const [externalId, fullName, referrer] of DEMO_MEMBERS) {
-      const result = await this.users.upsert(tenant.id, {
+      const result = await this.members.upsert(tenant.id, {
         external_id: externalId,
         full_name: fullName,
         email: demoEmail(externalId),
@@ -92,7 +92,12 @@ export class DemoBuilder {
       });
     }
     const anna = members.get(DEMO_PARTNER)!;
-    await this.users.setActive(tenant.id, members.get(DEMO_INACTIVE)!.memberId, false, DEMO_ACTOR);
+    await this.members.setActive(
+      tenant.id,
+      members.get(DEMO_INACTIVE)!.memberId,
+      false,
+      DEMO_ACTOR,
+    );
 
     // A welcome bonus, by hand, long ago.
     const welcome = await this.bonuses.createManual(

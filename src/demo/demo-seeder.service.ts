@@ -5,7 +5,7 @@ import { ModuleRef } from '@nestjs/core';
 import { TransactionHost } from '../database/transaction-host';
 import { DeeplinksService } from '../deeplinks/deeplinks.service';
 import type { MemberEntity } from '../members/member.entity';
-import { UsersService } from '../members/users.service';
+import { MembersService } from '../members/members.service';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { TenantsService } from '../tenants/tenants.service';
 import { DemoBuilder } from './demo-builder.service';
@@ -53,7 +53,7 @@ export class DemoSeeder implements OnApplicationBootstrap {
     private readonly tx: TransactionHost,
     private readonly demo: DemoRepository,
     private readonly tenants: TenantsService,
-    private readonly users: UsersService,
+    private readonly members: MembersService,
     private readonly builder: DemoBuilder,
     private readonly adapterHost: HttpAdapterHost,
     private readonly moduleRef: ModuleRef,
@@ -125,7 +125,7 @@ export class DemoSeeder implements OnApplicationBootstrap {
 
   /** A seeded member, by the email the demo gave it (and its external id, to be sure). */
   private async member(tenantId: string, externalId: string): Promise<MemberEntity | null> {
-    const member = await this.users.findByEmail(tenantId, demoEmail(externalId));
+    const member = await this.members.findByEmail(tenantId, demoEmail(externalId));
     return member?.externalId === externalId ? member : null;
   }
 

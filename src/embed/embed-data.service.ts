@@ -17,7 +17,7 @@ import { type NextPayout, PayoutsService } from '../payouts/payouts.service';
 import type { MemberBalanceEntity } from '../bonuses/member-balance.entity';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import type { MemberEntity } from '../members/member.entity';
-import { type TreeMember, UsersService } from '../members/users.service';
+import { type TreeMember, MembersService } from '../members/members.service';
 import type {
   EmbedLeadsQueryDto,
   EmbedPageQueryDto,
@@ -50,7 +50,7 @@ const RECENT_TRANSACTIONS = 10;
 @Injectable()
 export class EmbedDataService {
   constructor(
-    private readonly users: UsersService,
+    private readonly members: MembersService,
     private readonly leads: LeadsService,
     private readonly bonusLedger: BonusesService,
     private readonly ledger: LedgerService,
@@ -63,7 +63,7 @@ export class EmbedDataService {
     query: EmbedQueryDto,
   ): Promise<EmbedCabinetResponse> {
     const locale = uiLocale(query.locale, tenant.locale);
-    const member = await this.users.getMember(tenant.id, userId);
+    const member = await this.members.getMember(tenant.id, userId);
     const [balances, payable, next, recentLeads, recentBonuses] = await Promise.all([
       this.bonusLedger.balances(tenant.id, member.id),
       this.ledger.balances(tenant.id, member.id),
@@ -97,7 +97,7 @@ export class EmbedDataService {
     query: EmbedPageQueryDto,
   ): Promise<EmbedBonusesResponse> {
     const locale = uiLocale(query.locale, tenant.locale);
-    const member = await this.users.getMember(tenant.id, userId);
+    const member = await this.members.getMember(tenant.id, userId);
     const [balances, payable, next, [rows, total]] = await Promise.all([
       this.bonusLedger.balances(tenant.id, member.id),
       this.ledger.balances(tenant.id, member.id),
@@ -142,7 +142,7 @@ export class EmbedDataService {
     query: EmbedLeadsQueryDto,
   ): Promise<EmbedLeadsResponse> {
     const locale = uiLocale(query.locale, tenant.locale);
-    const member = await this.users.getMember(tenant.id, userId);
+    const member = await this.members.getMember(tenant.id, userId);
     const status = query.status === 'all' ? undefined : query.status;
     const [rows, total] = await this.leads.forReferrer(
       tenant.id,
@@ -168,8 +168,8 @@ export class EmbedDataService {
     query: EmbedTreeQueryDto,
   ): Promise<EmbedTreeResponse> {
     const locale = uiLocale(query.locale, tenant.locale);
-    const member = await this.users.getMember(tenant.id, userId);
-    const { levels, truncated } = await this.users.subtree(
+    const member = await this.members.getMember(tenant.id, userId);
+    const { levels, truncated } = await this.members.subtree(
       member,
       query.max_depth,
       TREE_NODE_BUDGET,
@@ -199,8 +199,8 @@ export class EmbedDataService {
     query: EmbedPageQueryDto,
   ): Promise<EmbedPartnersResponse> {
     const locale = uiLocale(query.locale, tenant.locale);
-    const member = await this.users.getMember(tenant.id, userId);
-    const [rows, total] = await this.users.directReferrals(
+    const member = await this.members.getMember(tenant.id, userId);
+    const [rows, total] = await this.members.directReferrals(
       tenant.id,
       member.id,
       offsetOf(query),

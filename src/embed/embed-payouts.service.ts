@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { offsetOf, pagination } from '../common/http/pagination.dto';
 import { formatMoney, labelLanguage, relativeTime, uiLocale } from '../common/i18n/format';
 import type { TenantEntity } from '../tenants/tenant.entity';
-import { UsersService } from '../members/users.service';
+import { MembersService } from '../members/members.service';
 import { PayoutsService } from '../payouts/payouts.service';
 import type { EmbedPageQueryDto } from './dto/embed-queries.dto';
 import type { EmbedPayoutsResponse } from './dto/embed-payouts.response';
@@ -17,7 +17,7 @@ const STATUS_HUMAN: Record<string, Record<string, string>> = {
 @Injectable()
 export class EmbedPayoutsService {
   constructor(
-    private readonly users: UsersService,
+    private readonly members: MembersService,
     private readonly payouts: PayoutsService,
   ) {}
 
@@ -27,7 +27,7 @@ export class EmbedPayoutsService {
     query: EmbedPageQueryDto,
   ): Promise<EmbedPayoutsResponse> {
     const locale = uiLocale(query.locale, tenant.locale);
-    const member = await this.users.getMember(tenant.id, userId);
+    const member = await this.members.getMember(tenant.id, userId);
     const [rows, total] = await this.payouts.forMember(
       tenant.id,
       member.id,

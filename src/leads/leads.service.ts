@@ -9,8 +9,8 @@ import { FraudService } from '../fraud/fraud.service';
 import { reviewFor } from '../fraud/risk-signal';
 import { OffersService } from '../offers/offers.service';
 import type { TenantEntity } from '../tenants/tenant.entity';
-import { ReferrerNotFoundError } from '../members/user.errors';
-import { UsersService } from '../members/users.service';
+import { ReferrerNotFoundError } from '../members/member.errors';
+import { MembersService } from '../members/members.service';
 import type { CreateLeadDto } from './dto/create-lead.dto';
 import type { ChangeLeadStatusDto } from './dto/lead-status.dto';
 import type { LeadCreatedResponse, LeadResponse } from './dto/lead.response';
@@ -25,7 +25,7 @@ export class LeadsService {
   constructor(
     private readonly tx: TransactionHost,
     private readonly leads: LeadsRepository,
-    private readonly users: UsersService,
+    private readonly members: MembersService,
     private readonly offers: OffersService,
     private readonly bonuses: BonusesService,
     private readonly events: EventsService,
@@ -64,8 +64,8 @@ export class LeadsService {
     anonymous = source === 'lead_form',
   ): Promise<LeadEntity> {
     return this.tx.transaction(async () => {
-      await this.users.holdOffBans(tenant.id);
-      const referrer = await this.users.findMember(tenant.id, dto.referrer_user_id);
+      await this.members.holdOffBans(tenant.id);
+      const referrer = await this.members.findMember(tenant.id, dto.referrer_user_id);
       if (!referrer) throw new ReferrerNotFoundError(dto.referrer_user_id);
       if (dto.offer_id) await this.offers.get(tenant.id, dto.offer_id);
       const email = dto.contact.email ?? null;

@@ -5,12 +5,12 @@ import { Admin, CurrentActor, CurrentTenant } from '../common/access/access.deco
 import { ApiProblems } from '../common/errors/problem.response';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { MemberStatusResponse } from './dto/member-status.response';
-import { UsersService } from './users.service';
+import { MembersService } from './members.service';
 
 @ApiTags('admin')
 @Controller('admin/v1/tenants/:slug/users/:user_id')
 export class MembersAdminController {
-  constructor(private readonly users: UsersService) {}
+  constructor(private readonly members: MembersService) {}
 
   /**
    * Deactivates a member: the cascade skips them from now on. `user_id` is either of the
@@ -25,7 +25,7 @@ export class MembersAdminController {
     @Param('user_id') userId: string,
     @CurrentActor() actor: Actor,
   ): Promise<MemberStatusResponse> {
-    return this.users.setActive(tenant.id, userId, false, actor);
+    return this.members.setActive(tenant.id, userId, false, actor);
   }
 
   /**
@@ -41,6 +41,6 @@ export class MembersAdminController {
     @Param('user_id') userId: string,
     @CurrentActor() actor: Actor,
   ): Promise<MemberStatusResponse> {
-    return this.users.setActive(tenant.id, userId, true, actor);
+    return this.members.setActive(tenant.id, userId, true, actor);
   }
 }

@@ -5,19 +5,19 @@ import { MemberImportService } from './member-import.service';
 import { MembersAdminController } from './members-admin.controller';
 import { MembersRepository } from './members.repository';
 import { ServiceUsersRepository } from './service-users.repository';
-import { UsersController } from './users.controller';
-import { UsersService } from './users.service';
+import { MembersController } from './members.controller';
+import { MembersService } from './members.service';
 
 @Module({
   imports: [AuditModule],
-  controllers: [UsersController, MembersAdminController],
+  controllers: [MembersController, MembersAdminController],
   providers: [
     MembersRepository,
     ServiceUsersRepository,
-    UsersService,
+    MembersService,
     MemberImportService,
     MemberImportRepository,
   ],
-  exports: [UsersService, MemberImportService],
+  exports: [MembersService, MemberImportService],
 })
 export class MembersModule {}

@@ -7,7 +7,7 @@ import { newUlid } from '../common/ids';
 import { TransactionHost } from '../database/transaction-host';
 import { EventsService } from '../outbox/events.service';
 import type { TenantEntity } from '../tenants/tenant.entity';
-import { UsersService } from '../members/users.service';
+import { MembersService } from '../members/members.service';
 import type { ListPayoutsQueryDto } from './dto/payout-requests.dto';
 import type {
   PayoutListResponse,
@@ -49,7 +49,7 @@ export class PayoutsService {
     private readonly ledger: LedgerService,
     private readonly bonuses: BonusesService,
     private readonly events: EventsService,
-    private readonly users: UsersService,
+    private readonly members: MembersService,
     private readonly audit: AuditService,
   ) {}
 
@@ -257,7 +257,7 @@ export class PayoutsService {
   async list(tenantId: string, query: ListPayoutsQueryDto): Promise<PayoutListResponse> {
     let memberId: string | undefined;
     if (query.user_id) {
-      const member = await this.users.findMember(tenantId, query.user_id);
+      const member = await this.members.findMember(tenantId, query.user_id);
       if (!member) return { items: [], pagination: pagination(query, 0) };
       memberId = member.id;
     }

@@ -3,7 +3,7 @@ import { randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { newId, sha256Hex } from '../common/ids';
 import { Retention } from '../housekeeping/retention.decorator';
 import type { TenantEntity } from '../tenants/tenant.entity';
-import { UsersService } from '../members/users.service';
+import { MembersService } from '../members/members.service';
 import { MailerService } from './mailer.service';
 import type { SessionEntity } from './session.entity';
 import { SignInRepository } from './sign-in.repository';
@@ -25,13 +25,13 @@ export class SignInService {
 
   constructor(
     private readonly repo: SignInRepository,
-    private readonly users: UsersService,
+    private readonly members: MembersService,
     private readonly mailer: MailerService,
   ) {}
 
   async requestCode(tenant: TenantEntity, rawEmail: string): Promise<void> {
     const email = rawEmail.trim().toLowerCase();
-    const member = await this.users.findByEmail(tenant.id, email);
+    const member = await this.members.findByEmail(tenant.id, email);
     if (!member) return;
     const recent = await this.repo.countCodesSince(
       tenant.id,
@@ -77,7 +77,7 @@ export class SignInService {
     const given = Buffer.from(sha256Hex(`${row.id}:${code}`));
     if (!timingSafeEqual(expected, given)) return undefined;
     if (!(await this.repo.useCode(tenant.id, row.id))) return undefined;
-    await this.users.markClaimed(tenant.id, row.member_id);
+    await this.members.markClaimed(tenant.id, row.member_id);
     return row.member_id;
   }
 
@@ -105,7 +105,9 @@ export class SignInService {
 
   /** How the consent page names the signed-in member: the email, else the name or id. */
   async signedInAs(session: SessionEntity): Promise<string> {
-    const member = await this.users.getMember(session.tenantId, session.memberId).catch(() => null);
+    const member = await this.members
+      .getMember(session.tenantId, session.memberId)
+      .catch(() => null);
     return member?.email ?? member?.fullName ?? session.memberId;
   }
 

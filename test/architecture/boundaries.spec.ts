@@ -31,8 +31,8 @@ const CASES: Case[] = [
   {
     name: 'config/ importing a feature',
     filePath: 'src/config/app-config.ts',
-    code: "import { UsersService } from '../members/users.service';\nexport const x = UsersService;\n",
-    refused: 'feature members file users.service.ts',
+    code: "import { MembersService } from '../members/members.service';\nexport const x = MembersService;\n",
+    refused: 'feature members file members.service.ts',
   },
   {
     name: 'the page frame (pages/) importing a feature',
@@ -69,10 +69,10 @@ const CASES: Case[] = [
     filePath: 'src/embed/embed-data.service.ts',
     code:
       "import { MembersModule } from '../members/members.module';\n" +
-      "import { UsersService } from '../members/users.service';\n" +
+      "import { MembersService } from '../members/members.service';\n" +
       "import { UpsertUserDto } from '../members/dto/upsert-user.dto';\n" +
-      "import { UserNotFoundError } from '../members/user.errors';\n" +
-      'export const x = [MembersModule, UsersService, UpsertUserDto, UserNotFoundError];\n',
+      "import { MemberNotFoundError } from '../members/member.errors';\n" +
+      'export const x = [MembersModule, MembersService, UpsertUserDto, MemberNotFoundError];\n',
     refused: null,
   },
   {
@@ -86,7 +86,7 @@ const CASES: Case[] = [
   },
   {
     name: 'a feature importing its own repository and shared code',
-    filePath: 'src/members/users.service.ts',
+    filePath: 'src/members/members.service.ts',
     code:
       "import { MembersRepository } from './members.repository';\n" +
       "import { TransactionHost } from '../database/transaction-host';\n" +

@@ -46,7 +46,7 @@ describe('feature cycles', () => {
             {
               from: 'members',
               to: 'deeplinks',
-              file: 'src/members/users.service.ts',
+              file: 'src/members/members.service.ts',
               specifier: '../deeplinks/deeplinks.service',
             },
           ],

@@ -71,7 +71,7 @@ describe('SQL only in repositories', () => {
     expect(mayRunSql('src/members/members.repository.ts')).toBe(true);
     expect(mayRunSql('src/database/copy-out.ts')).toBe(true);
     expect(mayRunSql('src/console/read-model/partners.ts')).toBe(true);
-    expect(mayRunSql('src/members/users.service.ts')).toBe(false);
+    expect(mayRunSql('src/members/members.service.ts')).toBe(false);
     expect(mayRunSql('src/transfer/import-run.ts')).toBe(false);
     expect(mayRunSql('src/members/repository.helpers.ts')).toBe(false);
   });

@@ -1,7 +1,7 @@
 import { EmbedTokenService } from '../../src/access/embed-token.service';
 import type { TestApp } from '../utils/create-test-app';
 import type { TestTenant } from './tenants.factory';
-import type { UpsertedUser } from './users.factory';
+import type { UpsertedMember } from './users.factory';
 
 export interface ReferralLink {
   short_url: string;
@@ -15,7 +15,7 @@ export interface ReferralLink {
 export function requestLink(
   t: TestApp,
   tenant: TestTenant,
-  member: UpsertedUser,
+  member: UpsertedMember,
   body: Record<string, unknown>,
 ) {
   const bearer = t.app.get(EmbedTokenService).issue(tenant.orgId, member.memberId).token;
@@ -31,7 +31,7 @@ export function requestLink(
 export async function createLink(
   t: TestApp,
   tenant: TestTenant,
-  member: UpsertedUser,
+  member: UpsertedMember,
   body: Record<string, unknown> = {},
 ): Promise<ReferralLink> {
   const res = await requestLink(t, tenant, member, {

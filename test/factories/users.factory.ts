@@ -3,7 +3,7 @@ import type { UpsertUserResponse } from '../../src/members/dto/upsert-user.respo
 import { federationApi } from '../utils/api-client';
 import type { TestApp } from '../utils/create-test-app';
 
-export interface UpsertedUser {
+export interface UpsertedMember {
   memberId: string;
   serviceUserId: string;
   externalId: string;
@@ -15,7 +15,7 @@ export async function upsertUser(
   t: TestApp,
   tenantKey: string,
   body: Record<string, unknown> = {},
-): Promise<UpsertedUser> {
+): Promise<UpsertedMember> {
   const externalId = (body.external_id as string) ?? `ext-${randomBytes(5).toString('hex')}`;
   const res = await federationApi(t, tenantKey).upsertUser({ external_id: externalId, ...body });
   if (res.status !== 200) throw new Error(`upsertUser: ${res.status} ${JSON.stringify(res.body)}`);
@@ -32,8 +32,8 @@ export async function createChain(
   t: TestApp,
   tenantKey: string,
   length: number,
-): Promise<UpsertedUser[]> {
-  const chain: UpsertedUser[] = [];
+): Promise<UpsertedMember[]> {
+  const chain: UpsertedMember[] = [];
   for (let i = 0; i < length; i++) {
     chain.push(
       await upsertUser(t, tenantKey, {

@@ -11,7 +11,7 @@
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { createLead, eventsOf, registerConversion } from '../factories/money.factory';
 import { createStaffToken, createTenant, type TestTenant } from '../factories/tenants.factory';
-import { createChain, type UpsertedUser } from '../factories/users.factory';
+import { createChain, type UpsertedMember } from '../factories/users.factory';
 import { pollFor, postForm, tableRows } from './admin-pages-browser';
 import { adminApi } from './api-client';
 import { type BrowserSuite, startBrowserSuite } from './browser-suite';
@@ -67,7 +67,7 @@ export function adminPagesSuite(options: { ownerWork?: boolean } = {}) {
     ownerToken: string;
     viewerToken: string;
     otherOwnerToken: string;
-    chain: UpsertedUser[];
+    chain: UpsertedMember[];
     /** The organisation's 12 conversion bonuses, pending at the start, in creation order. */
     bonusIds: string[];
     /** The lead.created event whose delivery went to the dead-letter queue. */

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
 import { EmbedTokenService } from '../../src/access/embed-token.service';
 import { createTenant, type TestTenant, uniqueSlug } from '../factories/tenants.factory';
-import { upsertUser, type UpsertedUser } from '../factories/users.factory';
+import { upsertUser, type UpsertedMember } from '../factories/users.factory';
 import { createTestApp, type TestApp } from './create-test-app';
 import { testEnv } from './test-env';
 
@@ -41,8 +41,8 @@ export function embedActionSuite() {
     origin: string;
     host: string;
     linkDomain: string;
-    owner: UpsertedUser;
-    second: UpsertedUser;
+    owner: UpsertedMember;
+    second: UpsertedMember;
     token: string;
     tokens: EmbedTokenService;
   };

@@ -6,7 +6,7 @@
  */
 import { createLead, registerConversion } from '../factories/money.factory';
 import { createTenant, type TestTenant } from '../factories/tenants.factory';
-import { upsertUser, type UpsertedUser } from '../factories/users.factory';
+import { upsertUser, type UpsertedMember } from '../factories/users.factory';
 import { adminApi, embedApi, federationApi } from './api-client';
 import { createTestApp, type TestApp } from './create-test-app';
 
@@ -57,9 +57,9 @@ export function embedDataSuite() {
     t: TestApp;
     tenant: TestTenant;
     origin: string;
-    upline: UpsertedUser;
-    partner: UpsertedUser;
-    children: UpsertedUser[];
+    upline: UpsertedMember;
+    partner: UpsertedMember;
+    children: UpsertedMember[];
     leadIds: string[];
     conversionId: string;
     manual: Bonus[];
@@ -81,7 +81,7 @@ export function embedDataSuite() {
 
   const admin = () => adminApi(s.t, s.t.adminToken);
 
-  async function manualBonus(user: UpsertedUser, amount: number, on: TestTenant = s.tenant) {
+  async function manualBonus(user: UpsertedMember, amount: number, on: TestTenant = s.tenant) {
     const res = await admin().createBonus(on.slug, {
       user_id: user.serviceUserId,
       amount_kopecks: amount,
@@ -92,7 +92,7 @@ export function embedDataSuite() {
     return res.body as Bonus;
   }
 
-  async function bonusesOf(user: UpsertedUser): Promise<Bonus[]> {
+  async function bonusesOf(user: UpsertedMember): Promise<Bonus[]> {
     const res = await admin().listBonuses(s.tenant.slug, {
       user_id: user.serviceUserId,
       page_size: 100,
@@ -123,7 +123,7 @@ export function embedDataSuite() {
   }
 
   /** The cabinet KPIs and the bonuses totals/RUB account agree with the given sums. */
-  async function expectFigures(user: UpsertedUser, cleared: number, pending: number) {
+  async function expectFigures(user: UpsertedMember, cleared: number, pending: number) {
     const cabinet = await ok('cabinet', user.memberId);
     expect(cabinet.kpi).toMatchObject({
       cleared_kopecks: cleared,

@@ -4,7 +4,7 @@
  * by the hooks: read them inside a test.
  */
 import { createTenant, type TestTenant } from '../factories/tenants.factory';
-import { upsertUser, type UpsertedUser } from '../factories/users.factory';
+import { upsertUser, type UpsertedMember } from '../factories/users.factory';
 import { adminApi, federationApi } from './api-client';
 import { createTestApp, type TestApp } from './create-test-app';
 
@@ -16,7 +16,7 @@ export const BONUS_ID = /^bns_[0-9A-Z]{26}$/;
 export const UNKNOWN_USR = 'usr_01ARZ3NDEKTSV4RRFFQ69G5FAV';
 
 export function leadsSuite() {
-  const s = {} as { t: TestApp; tenant: TestTenant; referrer: UpsertedUser };
+  const s = {} as { t: TestApp; tenant: TestTenant; referrer: UpsertedMember };
   beforeAll(async () => {
     s.t = await createTestApp();
   });

@@ -7,7 +7,7 @@
  */
 import { createLead } from '../factories/money.factory';
 import { createStaffToken, createTenant, type TestTenant } from '../factories/tenants.factory';
-import { createChain, type UpsertedUser } from '../factories/users.factory';
+import { createChain, type UpsertedMember } from '../factories/users.factory';
 import { adminApi, federationApi } from './api-client';
 import { createTestApp, type TestApp } from './create-test-app';
 
@@ -97,7 +97,7 @@ export function moneySuite() {
     const leadId = await createLead(s.t, s.tenant.key, chain[length - 1].serviceUserId, leadBody);
     return { chain, leadId, referrer: chain[length - 1] };
   };
-  const share = (m: UpsertedUser, amount: number, tier: string) => ({
+  const share = (m: UpsertedMember, amount: number, tier: string) => ({
     user_id: m.serviceUserId,
     amount_kopecks: amount,
     tier,

@@ -17,7 +17,7 @@ import { PayoutsCsvService } from '../../payouts/payouts-csv.service';
 import { PayoutsService } from '../../payouts/payouts.service';
 import { refusal } from '../../pages/lists';
 import { PayoutsProgramDocs } from '../payouts-program.openapi';
-import { PartnersService } from '../members/partners.service';
+import { MemberListService } from '../members/member-list.service';
 import { PAYOUT_TEXTS } from './payouts.i18n';
 import { payoutPage } from './payout.views';
 import { payoutsPage } from './payouts.views';
@@ -40,7 +40,7 @@ export class PayoutsPagesController {
   constructor(
     private readonly payouts: PayoutsService,
     private readonly csv: PayoutsCsvService,
-    private readonly partners: PartnersService,
+    private readonly partners: MemberListService,
   ) {}
 
   @OrgView()

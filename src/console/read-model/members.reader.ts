@@ -53,14 +53,14 @@ const PARTNERS_CSV: CsvSpec = {
 /** `%`, `_` and `\` taken literally in a LIKE pattern. */
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-export interface PartnerFilter {
+export interface MemberFilter {
   q?: string;
   sort?: PartnerSort;
 }
 
 /**
  * The console's reads of partners (members and what hangs off them). Read-only: every change goes
- * through the owning services (UsersService). The list uses the indexes of ConsoleRollups; the
+ * through the owning services (MembersService). The list uses the indexes of ConsoleRollups; the
  * unfiltered total comes from the rollups (every member counted once as a new partner).
  */
 @Injectable()
@@ -95,7 +95,7 @@ export class MemberListReader {
 
   async list(
     tenantId: string,
-    filter: PartnerFilter,
+    filter: MemberFilter,
     page: { page: number; page_size: number },
   ): Promise<[PartnerResponse[], number]> {
     const where = this.where(filter.q);
@@ -121,7 +121,7 @@ export class MemberListReader {
    * The partners the filter finds, as CSV with a header row, streamed by the one CSV writer
    * (database/copy-out.ts' copyCsv: text cells under the formula rule, docs/security.md).
    */
-  csv(tenantId: string, filter: PartnerFilter): Promise<Readable> {
+  csv(tenantId: string, filter: MemberFilter): Promise<Readable> {
     const where = this.where(filter.q);
     return copyCsv(
       this.tx.manager.connection,

@@ -1,6 +1,6 @@
 import { createLead, eventsOf } from '../../factories/money.factory';
 import { createStaffToken, createTenant, TestTenant } from '../../factories/tenants.factory';
-import { upsertUser, UpsertedUser } from '../../factories/users.factory';
+import { upsertUser, UpsertedMember } from '../../factories/users.factory';
 import { federationApi } from '../../utils/api-client';
 import { createTestApp, TestApp } from '../../utils/create-test-app';
 
@@ -38,7 +38,7 @@ describe('fraud: a ban racing the leads and conversions that pay the partner', (
   });
   afterAll(() => t.close());
 
-  const pendingOf = async (member: UpsertedUser) =>
+  const pendingOf = async (member: UpsertedMember) =>
     t.db.query<{ id: string }[]>(
       `SELECT id FROM bonuses WHERE tenant_id = $1 AND member_id = $2 AND status = 'pending'`,
       [tenant.orgId, member.memberId],

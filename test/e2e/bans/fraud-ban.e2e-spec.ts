@@ -1,7 +1,7 @@
 import { eventsOf } from '../../factories/money.factory';
 import { clickRef, createLink, federation } from '../../factories/fraud.factory';
 import { createStaffToken, createTenant, TestTenant } from '../../factories/tenants.factory';
-import { upsertUser, UpsertedUser } from '../../factories/users.factory';
+import { upsertUser, UpsertedMember } from '../../factories/users.factory';
 import { createTestApp, TestApp } from '../../utils/create-test-app';
 import { orgCsrf, orgSignIn } from '../../utils/pages-http';
 
@@ -16,8 +16,8 @@ describe('fraud: banning a partner', () => {
   let t: TestApp;
   let tenant: TestTenant;
   let manager: string;
-  let upline: UpsertedUser;
-  let partner: UpsertedUser;
+  let upline: UpsertedMember;
+  let partner: UpsertedMember;
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -41,7 +41,7 @@ describe('fraud: banning a partner', () => {
       referrer_user_id: partner.serviceUserId,
       contact: { name: 'C', email },
     });
-  const bonusesOf = async (member: UpsertedUser) =>
+  const bonusesOf = async (member: UpsertedMember) =>
     t.db.query<{ id: string; status: string; reason: string | null }[]>(
       `SELECT id, status, reason FROM bonuses WHERE tenant_id = $1 AND member_id = $2 ORDER BY id`,
       [tenant.orgId, member.memberId],

@@ -1,6 +1,6 @@
 import type { Response } from 'supertest';
 import { createTenant, TestTenant } from '../../factories/tenants.factory';
-import { upsertUser, UpsertedUser } from '../../factories/users.factory';
+import { upsertUser, UpsertedMember } from '../../factories/users.factory';
 import { createTestApp, TestApp } from '../../utils/create-test-app';
 
 /**
@@ -30,8 +30,8 @@ const ALL = Object.keys(STORED) as Name[];
 describe('admin bonus list: created_from inclusive, created_to exclusive (README.md)', () => {
   let t: TestApp;
   let tenant: TestTenant;
-  let partner: UpsertedUser;
-  let other: UpsertedUser;
+  let partner: UpsertedMember;
+  let other: UpsertedMember;
   /** Bonus id → name, and name → bonus id. */
   const names = new Map<string, Name>();
   const ids = {} as Record<Name, string>;

@@ -1,7 +1,7 @@
 import { createLead } from '../../factories/money.factory';
 import { admin, approveBonus } from '../../factories/payouts.factory';
 import { createTenant, type TestTenant } from '../../factories/tenants.factory';
-import { upsertUser, type UpsertedUser } from '../../factories/users.factory';
+import { upsertUser, type UpsertedMember } from '../../factories/users.factory';
 import { createTestApp, type TestApp } from '../../utils/create-test-app';
 
 /**
@@ -18,7 +18,7 @@ const ONE_QUADRILLION = 1_000_000_000_000_000;
 describe('money: the safe range', () => {
   let t: TestApp;
   let tenant: TestTenant;
-  let partner: UpsertedUser;
+  let partner: UpsertedMember;
 
   beforeAll(async () => {
     t = await createTestApp();

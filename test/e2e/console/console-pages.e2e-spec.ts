@@ -1,6 +1,6 @@
 import { createLead, registerConversion } from '../../factories/money.factory';
 import { createStaffToken, createTenant, type TestTenant } from '../../factories/tenants.factory';
-import { createChain, upsertUser, type UpsertedUser } from '../../factories/users.factory';
+import { createChain, upsertUser, type UpsertedMember } from '../../factories/users.factory';
 import { createTestApp, type TestApp } from '../../utils/create-test-app';
 import { cookiePairs, hiddenField, orgCsrf, orgSignIn } from '../../utils/pages-http';
 
@@ -15,8 +15,8 @@ import { cookiePairs, hiddenField, orgCsrf, orgSignIn } from '../../utils/pages-
 describe('console pages', () => {
   let t: TestApp;
   let org: TestTenant;
-  let chain: UpsertedUser[];
-  let special: UpsertedUser;
+  let chain: UpsertedMember[];
+  let special: UpsertedMember;
   const cookies = {} as Record<'viewer' | 'manager' | 'stranger', string>;
   const tokens = {} as Record<'viewer' | 'manager', string>;
 

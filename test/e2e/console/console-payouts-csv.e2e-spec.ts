@@ -1,7 +1,7 @@
 import { createLead, registerConversion } from '../../factories/money.factory';
 import { admin, approveBonus, runPayouts } from '../../factories/payouts.factory';
 import { createStaffToken, createTenant, type TestTenant } from '../../factories/tenants.factory';
-import { createChain, upsertUser, type UpsertedUser } from '../../factories/users.factory';
+import { createChain, upsertUser, type UpsertedMember } from '../../factories/users.factory';
 import { createTestApp, type TestApp } from '../../utils/create-test-app';
 import { orgSignIn } from '../../utils/pages-http';
 
@@ -15,7 +15,7 @@ import { orgSignIn } from '../../utils/pages-http';
 describe('console payouts CSV links', () => {
   let t: TestApp;
   let org: TestTenant;
-  let x: UpsertedUser;
+  let x: UpsertedMember;
   let viewer: string;
   let stranger: string;
   const runs: string[] = [];
@@ -34,7 +34,7 @@ describe('console payouts CSV links', () => {
       .exec(html)?.[1]
       ?.replace(/&amp;/g, '&');
 
-  async function convert(referrer: UpsertedUser, amount: number, order: string) {
+  async function convert(referrer: UpsertedMember, amount: number, order: string) {
     const lead = await createLead(t, org.key, referrer.serviceUserId);
     const c = await registerConversion(t, org.key, {
       lead_id: lead,

@@ -14,7 +14,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { createLead, registerConversion } from '../../factories/money.factory';
 import { admin, approveBonus } from '../../factories/payouts.factory';
 import { createStaffToken, createTenant, type TestTenant } from '../../factories/tenants.factory';
-import { createChain, upsertUser, type UpsertedUser } from '../../factories/users.factory';
+import { createChain, upsertUser, type UpsertedMember } from '../../factories/users.factory';
 import {
   clickAndWait,
   csrfOf,
@@ -38,9 +38,9 @@ interface Seeded {
   owner: string;
   viewer: string;
   /** Referred by `mid`; each brings one conversion. */
-  x: UpsertedUser;
-  y: UpsertedUser;
-  mid: UpsertedUser;
+  x: UpsertedMember;
+  y: UpsertedMember;
+  mid: UpsertedMember;
   leadOfX: string;
 }
 
@@ -170,7 +170,7 @@ describe('console payouts and program pages in a real browser (docs/payouts.md, 
       const [header, ...lines] = csv.trim().split('\r\n');
       expect(lines).toHaveLength(3);
       const byPayout = new Map(lines.map((l) => [l.split(',')[0], l]));
-      const payoutOf = (u: UpsertedUser) =>
+      const payoutOf = (u: UpsertedMember) =>
         listed.items.find((p: { user_id: string }) => p.user_id === u.serviceUserId);
       const [px, py, pmid] = [payoutOf(d.x), payoutOf(d.y), payoutOf(d.mid)];
 

@@ -13,7 +13,7 @@ import { formatMoney } from '../../../src/common/i18n/format';
 import { createLink, type ReferralLink } from '../../factories/fraud.factory';
 import { createLead, registerConversion } from '../../factories/money.factory';
 import { createStaffToken, createTenant, type TestTenant } from '../../factories/tenants.factory';
-import { createChain, upsertUser, type UpsertedUser } from '../../factories/users.factory';
+import { createChain, upsertUser, type UpsertedMember } from '../../factories/users.factory';
 import { clickAndWait, csrfOf, pageWidths, signIn } from '../../utils/admin-pages-browser';
 import { type BrowserSuite, startBrowserSuite } from '../../utils/browser-suite';
 
@@ -24,8 +24,8 @@ const VARIANTS = [
 ] as const;
 
 interface Fixture {
-  seller: UpsertedUser;
-  cheat: UpsertedUser;
+  seller: UpsertedMember;
+  cheat: UpsertedMember;
   cheatLink: ReferralLink;
   flaggedCustomer: string;
 }

@@ -2,7 +2,7 @@ import { EmbedTokenService } from '../../../src/access/embed-token.service';
 import { ClickCounter } from '../../../src/deeplinks/click-counter';
 import { createLead, registerConversion } from '../../factories/money.factory';
 import { createStaffToken, createTenant, type TestTenant } from '../../factories/tenants.factory';
-import { createChain, type UpsertedUser } from '../../factories/users.factory';
+import { createChain, type UpsertedMember } from '../../factories/users.factory';
 import { createTestApp, type TestApp } from '../../utils/create-test-app';
 
 /**
@@ -19,7 +19,7 @@ const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString
 describe('console stats', () => {
   let t: TestApp;
   let org: TestTenant;
-  let chain: UpsertedUser[];
+  let chain: UpsertedMember[];
   let viewer: string;
 
   const stats = (query: string, token = viewer, slug = org.slug) =>

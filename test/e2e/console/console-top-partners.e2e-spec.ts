@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { createTenant, type TestTenant } from '../../factories/tenants.factory';
-import { createChain, type UpsertedUser } from '../../factories/users.factory';
+import { createChain, type UpsertedMember } from '../../factories/users.factory';
 import { createTestApp, type TestApp } from '../../utils/create-test-app';
 
 /**
@@ -23,7 +23,7 @@ const bonus = fc.record({
 describe('console stats: top partners (property)', () => {
   let t: TestApp;
   let org: TestTenant;
-  let members: UpsertedUser[];
+  let members: UpsertedMember[];
   let n = 0;
 
   beforeAll(async () => {

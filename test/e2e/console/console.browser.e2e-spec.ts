@@ -8,7 +8,7 @@
 import type { Page } from 'playwright-core';
 import { createLead, registerConversion } from '../../factories/money.factory';
 import { createStaffToken, createTenant, type TestTenant } from '../../factories/tenants.factory';
-import { createChain, upsertUser, type UpsertedUser } from '../../factories/users.factory';
+import { createChain, upsertUser, type UpsertedMember } from '../../factories/users.factory';
 import { clickAndWait, csrfOf, pageWidths, signIn } from '../../utils/admin-pages-browser';
 import { screenshot } from '../../utils/browser';
 import { type BrowserSuite, startBrowserSuite } from '../../utils/browser-suite';
@@ -24,7 +24,7 @@ describe('program console in a real browser (docs/console.md)', () => {
   let org: TestTenant;
   let managerToken: string;
   let viewerToken: string;
-  let partners: UpsertedUser[];
+  let partners: UpsertedMember[];
 
   const s = () => suite!;
   const api = async (path: string) =>

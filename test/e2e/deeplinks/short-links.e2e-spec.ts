@@ -4,7 +4,7 @@ import { EmbedTokenService } from '../../../src/access/embed-token.service';
 import { ClickCounter } from '../../../src/deeplinks/click-counter';
 import { eventsOf } from '../../factories/money.factory';
 import { createTenant, TestTenant } from '../../factories/tenants.factory';
-import { upsertUser, UpsertedUser } from '../../factories/users.factory';
+import { upsertUser, UpsertedMember } from '../../factories/users.factory';
 import { withoutClickTime } from '../../utils/click-refs';
 import { createTestApp, TestApp } from '../../utils/create-test-app';
 
@@ -49,12 +49,12 @@ describe('short links', () => {
   let t: TestApp;
   let tenant: TestTenant;
   let origin: string;
-  let owner: UpsertedUser;
+  let owner: UpsertedMember;
   let token: string;
 
   const createLink = async (
     body: Record<string, unknown>,
-    as: { member?: UpsertedUser } = {},
+    as: { member?: UpsertedMember } = {},
   ): Promise<Link> => {
     const bearer = as.member
       ? t.app.get(EmbedTokenService).issue(tenant.orgId, as.member.memberId).token
@@ -79,7 +79,7 @@ describe('short links', () => {
     );
     return row.clicks_count;
   };
-  const cabinetClicks = async (member: UpsertedUser): Promise<number> => {
+  const cabinetClicks = async (member: UpsertedMember): Promise<number> => {
     await written();
     const res = await t
       .http()

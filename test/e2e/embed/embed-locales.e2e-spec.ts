@@ -1,7 +1,7 @@
 import type { Response } from 'supertest';
 import { createLead, registerConversion } from '../../factories/money.factory';
 import { createTenant, TestTenant, uniqueSlug } from '../../factories/tenants.factory';
-import { upsertUser, UpsertedUser } from '../../factories/users.factory';
+import { upsertUser, UpsertedMember } from '../../factories/users.factory';
 import { createTestApp, TestApp } from '../../utils/create-test-app';
 import { orgSignIn } from '../../utils/pages-http';
 
@@ -201,7 +201,7 @@ describe('any locale and currency (docs/embedding.md)', () => {
     ['ja-jp', 'ja-JP', 'JPY', 'USD', 'en'],
   ] as const)('a %s tenant', (sent, locale, currency, other, language) => {
     let tenant: TestTenant;
-    let partner: UpsertedUser;
+    let partner: UpsertedMember;
 
     beforeAll(async () => {
       tenant = await createTenant(t, { locale: sent, currency });
@@ -249,9 +249,9 @@ describe('any locale and currency (docs/embedding.md)', () => {
 
   describe('?locale= on the Embed Data API', () => {
     let ruTenant: TestTenant;
-    let ruPartner: UpsertedUser;
+    let ruPartner: UpsertedMember;
     let deTenant: TestTenant;
-    let dePartner: UpsertedUser;
+    let dePartner: UpsertedMember;
 
     beforeAll(async () => {
       ruTenant = await createTenant(t);

@@ -1,7 +1,7 @@
 import type { Response } from 'supertest';
 import type { Test } from 'supertest';
 import { createTenant, TestTenant } from '../../factories/tenants.factory';
-import { upsertUser, UpsertedUser } from '../../factories/users.factory';
+import { upsertUser, UpsertedMember } from '../../factories/users.factory';
 import { createTestApp, TestApp } from '../../utils/create-test-app';
 
 /**
@@ -50,7 +50,7 @@ describe('embed data: origin gate and CORS', () => {
   let other: TestTenant;
   let origin: string;
   let host: string;
-  let member: UpsertedUser;
+  let member: UpsertedMember;
 
   const get = (endpoint: string, userId: string, query: string): Test =>
     t.http().get(`/embed/v1/data/${endpoint}/${userId}${query}`);
@@ -198,7 +198,7 @@ describe('embed data: origin gate and CORS', () => {
 
   describe('same-origin requests (no Origin, Sec-Fetch-Site: same-origin)', () => {
     let own: TestTenant;
-    let ownMember: UpsertedUser;
+    let ownMember: UpsertedMember;
 
     beforeAll(async () => {
       own = await createTenant(t);

@@ -1,7 +1,7 @@
 import type { Response } from 'supertest';
 import { ulid } from 'ulid';
 import { createTenant, TestTenant } from '../../factories/tenants.factory';
-import { upsertUser, UpsertedUser } from '../../factories/users.factory';
+import { upsertUser, UpsertedMember } from '../../factories/users.factory';
 import { createTestApp, TestApp } from '../../utils/create-test-app';
 
 /**
@@ -25,7 +25,7 @@ class Model {
   /** joined_at (ms) of each member, read back from the database. */
   joined = new Map<string, number>();
 
-  add(member: UpsertedUser, parent: UpsertedUser | null, name: string) {
+  add(member: UpsertedMember, parent: UpsertedMember | null, name: string) {
     this.parent.set(member.memberId, parent?.memberId ?? null);
     this.names.set(member.memberId, name);
     this.children.set(member.memberId, this.children.get(member.memberId) ?? []);
@@ -114,7 +114,7 @@ describe('embed data: referral tree', () => {
     return res.body;
   };
 
-  async function member(name: string, parent: UpsertedUser | null): Promise<UpsertedUser> {
+  async function member(name: string, parent: UpsertedMember | null): Promise<UpsertedMember> {
     const m = await upsertUser(t, tenant.key, {
       full_name: name,
       ...(parent ? { referrer_user_id: parent.serviceUserId } : {}),
@@ -140,7 +140,7 @@ describe('embed data: referral tree', () => {
    * downline_count and deepest_depth grown. Joined_at values repeat and do not follow the ids,
    * so the order inside the level depends on the id tie-break.
    */
-  async function bulkChildren(parent: UpsertedUser, count: number): Promise<UpsertedUser[]> {
+  async function bulkChildren(parent: UpsertedMember, count: number): Promise<UpsertedMember[]> {
     const made = Array.from({ length: count }, (_, i) => ({
       memberId: `mbr_${ulid()}`,
       serviceUserId: `usr_${ulid()}`,
@@ -194,7 +194,7 @@ describe('embed data: referral tree', () => {
       memberId: k.memberId,
       serviceUserId: k.serviceUserId,
       externalId: k.externalId,
-      body: {} as UpsertedUser['body'],
+      body: {} as UpsertedMember['body'],
     }));
     kids.forEach((k, i) => model.add(k, parent, made[i].name));
     return kids;
@@ -297,7 +297,7 @@ describe('embed data: referral tree', () => {
 
   it('takes max_depth 1..20 (default 3) and refuses anything else', async () => {
     // A chain 20 deep: c[0] … c[20].
-    const chain: UpsertedUser[] = [await member('C0', null)];
+    const chain: UpsertedMember[] = [await member('C0', null)];
     for (let i = 1; i <= 20; i++) chain.push(await member(`C${i}`, chain[i - 1]));
     await refreshJoined();
 
@@ -332,7 +332,7 @@ describe('embed data: referral tree', () => {
 
   it('counts the whole downline and the depth cap right on a random tree of 60', async () => {
     const random = prng(20261121);
-    const nodes: UpsertedUser[] = [await member('N0', null)];
+    const nodes: UpsertedMember[] = [await member('N0', null)];
     for (let i = 1; i < 60; i++) {
       // Half the time a recent node (deep branches), else any earlier one (wide ones).
       const j =
@@ -424,9 +424,9 @@ describe('embed data: referral tree', () => {
   });
 
   describe('the 1000-node cut', () => {
-    let q: UpsertedUser;
-    let kids: UpsertedUser[];
-    let grandchild: UpsertedUser;
+    let q: UpsertedMember;
+    let kids: UpsertedMember[];
+    let grandchild: UpsertedMember;
 
     beforeAll(async () => {
       q = await member('Q', null);

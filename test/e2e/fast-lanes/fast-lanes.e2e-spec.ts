@@ -8,7 +8,7 @@ import { FastLanes } from '../../../src/fast-lanes/fast-lanes';
 import { REDIS } from '../../../src/redis/redis.token';
 import { createLead, registerConversion } from '../../factories/money.factory';
 import { createTenant, TestTenant } from '../../factories/tenants.factory';
-import { createChain, UpsertedUser } from '../../factories/users.factory';
+import { createChain, UpsertedMember } from '../../factories/users.factory';
 import { createTestApp, TestApp } from '../../utils/create-test-app';
 import { withoutClickTime } from '../../utils/click-refs';
 
@@ -23,7 +23,7 @@ describe('fast lanes: the lane and the pipeline answer alike', () => {
   let lanes: FastLanes;
   let tenant: TestTenant;
   let origin: string;
-  let chain: UpsertedUser[];
+  let chain: UpsertedMember[];
   /** What the lanes did with each request: answered (true) or handed on (false). */
   let served: boolean[];
   /** Lane routes the cases below went through, to check that every one is covered. */

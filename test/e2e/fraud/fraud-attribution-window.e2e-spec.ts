@@ -1,7 +1,7 @@
 import { signRef } from '../../../src/members/signed-ref';
 import { clickRef, createLink, federation } from '../../factories/fraud.factory';
 import { createTenant, TestTenant } from '../../factories/tenants.factory';
-import { upsertUser, UpsertedUser } from '../../factories/users.factory';
+import { upsertUser, UpsertedMember } from '../../factories/users.factory';
 import { adminApi } from '../../utils/api-client';
 import { createTestApp, TestApp } from '../../utils/create-test-app';
 
@@ -17,7 +17,7 @@ const DAY = 86_400_000;
 describe('fraud: the attribution window', () => {
   let t: TestApp;
   let tenant: TestTenant;
-  let partner: UpsertedUser;
+  let partner: UpsertedMember;
 
   beforeAll(async () => {
     t = await createTestApp();

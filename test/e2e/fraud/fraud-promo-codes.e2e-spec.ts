@@ -1,6 +1,6 @@
 import { createLink, federation, requestLink } from '../../factories/fraud.factory';
 import { createTenant, TestTenant } from '../../factories/tenants.factory';
-import { upsertUser, UpsertedUser } from '../../factories/users.factory';
+import { upsertUser, UpsertedMember } from '../../factories/users.factory';
 import { createTestApp, TestApp } from '../../utils/create-test-app';
 
 /**
@@ -13,7 +13,7 @@ jest.setTimeout(60_000);
 describe('fraud: promo codes', () => {
   let t: TestApp;
   let tenant: TestTenant;
-  let owner: UpsertedUser;
+  let owner: UpsertedMember;
 
   beforeAll(async () => {
     t = await createTestApp();

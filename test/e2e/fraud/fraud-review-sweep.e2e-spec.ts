@@ -2,7 +2,7 @@ import { BonusesService } from '../../../src/bonuses/bonuses.service';
 import { eventsOf } from '../../factories/money.factory';
 import { federation } from '../../factories/fraud.factory';
 import { createStaffToken, createTenant, TestTenant } from '../../factories/tenants.factory';
-import { upsertUser, UpsertedUser } from '../../factories/users.factory';
+import { upsertUser, UpsertedMember } from '../../factories/users.factory';
 import { adminApi } from '../../utils/api-client';
 import { createTestApp, TestApp } from '../../utils/create-test-app';
 
@@ -16,7 +16,7 @@ describe('fraud: the sweep and flagged bonuses', () => {
   let t: TestApp;
   let tenant: TestTenant;
   let manager: string;
-  let partner: UpsertedUser;
+  let partner: UpsertedMember;
 
   beforeAll(async () => {
     t = await createTestApp();

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { eventsOf } from '../../factories/money.factory';
 import { clickRef, createLink, federation } from '../../factories/fraud.factory';
 import { createStaffToken, createTenant, TestTenant } from '../../factories/tenants.factory';
-import { upsertUser, UpsertedUser } from '../../factories/users.factory';
+import { upsertUser, UpsertedMember } from '../../factories/users.factory';
 import { adminApi } from '../../utils/api-client';
 import { createTestApp, TestApp } from '../../utils/create-test-app';
 
@@ -40,7 +40,7 @@ describe('fraud: risk signals', () => {
   /** Registers a lead; answers the review of its lead bonus. */
   async function leadReview(
     tenant: TestTenant,
-    referrer: UpsertedUser,
+    referrer: UpsertedMember,
     contact: Record<string, unknown>,
     client?: Record<string, unknown>,
   ): Promise<Review | null> {

@@ -1,6 +1,6 @@
 import { HousekeepingService } from '../../../src/housekeeping/housekeeping.service';
 import { createTenant, TestTenant } from '../../factories/tenants.factory';
-import { upsertUser, UpsertedUser } from '../../factories/users.factory';
+import { upsertUser, UpsertedMember } from '../../factories/users.factory';
 import { createTestApp, TestApp } from '../../utils/create-test-app';
 
 /**
@@ -10,7 +10,7 @@ import { createTestApp, TestApp } from '../../utils/create-test-app';
 describe('housekeeping', () => {
   let t: TestApp;
   let tenant: TestTenant;
-  let member: UpsertedUser;
+  let member: UpsertedMember;
 
   beforeAll(async () => {
     t = await createTestApp();

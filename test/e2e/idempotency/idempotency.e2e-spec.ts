@@ -3,7 +3,7 @@ import { fingerprint } from '../../../src/idempotency/idempotency.interceptor';
 import { idempotencyLockName } from '../../../src/idempotency/idempotency.repository';
 import { createLead, eventsOf, registerConversion } from '../../factories/money.factory';
 import { createTenant, TestTenant } from '../../factories/tenants.factory';
-import { upsertUser, UpsertedUser } from '../../factories/users.factory';
+import { upsertUser, UpsertedMember } from '../../factories/users.factory';
 import { createTestApp, TestApp } from '../../utils/create-test-app';
 import { until } from '../../utils/until';
 
@@ -11,7 +11,7 @@ import { until } from '../../utils/until';
 describe('Idempotency-Key on federation POSTs', () => {
   let t: TestApp;
   let tenant: TestTenant;
-  let referrer: UpsertedUser;
+  let referrer: UpsertedMember;
 
   beforeAll(async () => {
     t = await createTestApp();

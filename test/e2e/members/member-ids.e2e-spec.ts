@@ -1,5 +1,5 @@
 import { createTenant, TestTenant } from '../../factories/tenants.factory';
-import { upsertUser, UpsertedUser } from '../../factories/users.factory';
+import { upsertUser, UpsertedMember } from '../../factories/users.factory';
 import { createTestApp, TestApp } from '../../utils/create-test-app';
 
 /**
@@ -10,7 +10,7 @@ describe('a member may be named by usr_ or mbr_', () => {
   let t: TestApp;
   let tenant: TestTenant;
   let other: TestTenant;
-  let maria: UpsertedUser;
+  let maria: UpsertedMember;
 
   beforeAll(async () => {
     t = await createTestApp();

@@ -1,7 +1,7 @@
 import { createLead, registerConversion } from '../../factories/money.factory';
 import { admin, approveBonus, runPayouts } from '../../factories/payouts.factory';
 import { createTenant, TestTenant } from '../../factories/tenants.factory';
-import { upsertUser, UpsertedUser } from '../../factories/users.factory';
+import { upsertUser, UpsertedMember } from '../../factories/users.factory';
 import { createTestApp, TestApp } from '../../utils/create-test-app';
 
 const money = (kopecks: number) =>
@@ -16,7 +16,7 @@ const money = (kopecks: number) =>
 describe('Payouts: embed balances and history (e2e)', () => {
   let t: TestApp;
   let tenant: TestTenant;
-  let partner: UpsertedUser;
+  let partner: UpsertedMember;
 
   beforeAll(async () => {
     t = await createTestApp();

@@ -6,14 +6,14 @@ import {
   runPayouts,
 } from '../../factories/payouts.factory';
 import { createTenant, TestTenant } from '../../factories/tenants.factory';
-import { upsertUser, UpsertedUser } from '../../factories/users.factory';
+import { upsertUser, UpsertedMember } from '../../factories/users.factory';
 import { createTestApp, TestApp } from '../../utils/create-test-app';
 
 /** One partner's money from approval to payment, a refund after payment, and netting. */
 describe('Payouts: ledger, runs, clawbacks, CSV (e2e)', () => {
   let t: TestApp;
   let tenant: TestTenant;
-  let partner: UpsertedUser;
+  let partner: UpsertedMember;
 
   beforeAll(async () => {
     t = await createTestApp();

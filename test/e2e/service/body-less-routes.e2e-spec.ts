@@ -1,6 +1,6 @@
 import { createLead, registerConversion } from '../../factories/money.factory';
 import { createTenant, TestTenant } from '../../factories/tenants.factory';
-import { upsertUser, UpsertedUser } from '../../factories/users.factory';
+import { upsertUser, UpsertedMember } from '../../factories/users.factory';
 import { createTestApp, TestApp } from '../../utils/create-test-app';
 
 /**
@@ -11,7 +11,7 @@ import { createTestApp, TestApp } from '../../utils/create-test-app';
 describe('routes without a body refuse body fields', () => {
   let t: TestApp;
   let tenant: TestTenant;
-  let member: UpsertedUser;
+  let member: UpsertedMember;
 
   beforeAll(async () => {
     t = await createTestApp();

@@ -9,7 +9,7 @@ import type { Response } from 'supertest';
 import { EmbedTokenService } from '../../../src/access/embed-token.service';
 import { createLead } from '../../factories/money.factory';
 import { createTenant, TestTenant } from '../../factories/tenants.factory';
-import { upsertUser, UpsertedUser } from '../../factories/users.factory';
+import { upsertUser, UpsertedMember } from '../../factories/users.factory';
 import { createTestApp, TestApp } from '../../utils/create-test-app';
 import { orgSignIn } from '../../utils/pages-http';
 import { runCli } from '../../utils/service-entry';
@@ -37,7 +37,7 @@ describe('hostile input', () => {
   let t: TestApp;
   let tenant: TestTenant;
   let origin: string;
-  let member: UpsertedUser;
+  let member: UpsertedMember;
   let leadId: string;
   let token: string;
   const admin = () => `Bearer ${t.adminToken}`;

@@ -4,7 +4,7 @@ import { createLead, registerConversion } from '../../factories/money.factory';
 import { admin, approveBonus, runPayouts } from '../../factories/payouts.factory';
 import { createStaffToken, createTenant, type TestTenant } from '../../factories/tenants.factory';
 import { runImport } from '../../factories/transfer.factory';
-import { createChain, upsertUser, type UpsertedUser } from '../../factories/users.factory';
+import { createChain, upsertUser, type UpsertedMember } from '../../factories/users.factory';
 import { createTestApp, type TestApp } from '../../utils/create-test-app';
 import { orgSignIn } from '../../utils/pages-http';
 
@@ -55,7 +55,7 @@ interface OpenApi {
 describe('CSV formula injection', () => {
   let t: TestApp;
   let org: TestTenant;
-  let partner: UpsertedUser;
+  let partner: UpsertedMember;
   let owner: string;
   let runId: string;
 

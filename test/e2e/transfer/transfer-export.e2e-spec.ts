@@ -5,7 +5,7 @@ import { parse } from 'csv-parse/sync';
 import { createLead, registerConversion } from '../../factories/money.factory';
 import { createStaffToken, createTenant } from '../../factories/tenants.factory';
 import { networkOf, runImport } from '../../factories/transfer.factory';
-import { upsertUser, type UpsertedUser } from '../../factories/users.factory';
+import { upsertUser, type UpsertedMember } from '../../factories/users.factory';
 import { createTestApp, TestApp } from '../../utils/create-test-app';
 
 jest.setTimeout(120_000);
@@ -39,7 +39,7 @@ async function exportCsv(slug: string, kind: string, token = t.adminToken) {
 describe('exports', () => {
   it('round trip: members.csv imported into an empty tenant gives the same network', async () => {
     const source = await createTenant(t);
-    const people: UpsertedUser[] = [];
+    const people: UpsertedMember[] = [];
     for (let i = 0; i < 40; i++) {
       const referrer = i ? people[Math.floor((i * 5) % i)] : undefined;
       people.push(

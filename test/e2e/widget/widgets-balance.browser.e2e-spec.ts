@@ -14,7 +14,7 @@ import type { Locator, Page } from 'playwright-core';
 import { createLead, registerConversion } from '../../factories/money.factory';
 import { admin } from '../../factories/payouts.factory';
 import { createTenant, type TestTenant } from '../../factories/tenants.factory';
-import { upsertUser, type UpsertedUser } from '../../factories/users.factory';
+import { upsertUser, type UpsertedMember } from '../../factories/users.factory';
 import { adminApi, embedApi, federationApi } from '../../utils/api-client';
 import { type BrowserSuite, startBrowserSuite } from '../../utils/browser-suite';
 import type { TestApp } from '../../utils/create-test-app';
@@ -101,7 +101,7 @@ describe('widgets in a real browser: the partner’s balance over random histori
   }
 
   /** Plays `commands` for the partner through the Federation and Admin APIs. */
-  async function play(tenant: TestTenant, partner: UpsertedUser, commands: Command[]) {
+  async function play(tenant: TestTenant, partner: UpsertedMember, commands: Command[]) {
     const adm = adminApi(t, t.adminToken);
     const fed = federationApi(t, tenant.key);
     const base = `/admin/v1/tenants/${tenant.slug}`;
@@ -167,7 +167,7 @@ describe('widgets in a real browser: the partner’s balance over random histori
   }
 
   /** What the Embed Data API answers the partner's widgets. */
-  async function read(tenant: TestTenant, partner: UpsertedUser, what: string, locale: string) {
+  async function read(tenant: TestTenant, partner: UpsertedMember, what: string, locale: string) {
     const res = await embedApi(t, site.origin, tenant.slug).raw(
       'get',
       `/embed/v1/data/${what}/${partner.memberId}?tenant=${tenant.slug}&locale=${locale}`,
@@ -177,7 +177,7 @@ describe('widgets in a real browser: the partner’s balance over random histori
   }
 
   /** The API's balance, against the Admin API's bonuses and payouts of the partner. */
-  async function expectBalanceTrue(tenant: TestTenant, partner: UpsertedUser, balance: Json) {
+  async function expectBalanceTrue(tenant: TestTenant, partner: UpsertedMember, balance: Json) {
     const adm = adminApi(t, t.adminToken);
     const bonuses = (
       await adm.listBonuses(tenant.slug, { user_id: partner.serviceUserId, page_size: 100 })
@@ -238,7 +238,7 @@ describe('widgets in a real browser: the partner’s balance over random histori
   async function openWidgets(
     page: Page,
     tenant: TestTenant,
-    partner: UpsertedUser,
+    partner: UpsertedMember,
     locale: string,
   ) {
     await page.goto(

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { Locator, Page } from 'playwright-core';
 import { createLead, registerConversion } from '../../factories/money.factory';
 import { createTenant, type TestTenant } from '../../factories/tenants.factory';
-import { upsertUser, type UpsertedUser } from '../../factories/users.factory';
+import { upsertUser, type UpsertedMember } from '../../factories/users.factory';
 import { type BrowserSuite, startBrowserSuite } from '../../utils/browser-suite';
 import type { TestApp } from '../../utils/create-test-app';
 import { widgetScreenshot } from '../../utils/widget-site';
@@ -48,8 +48,8 @@ describe('widgets in any locale (docs/embedding.md)', () => {
   let site: Site | undefined;
   let base: string;
   let tenant: TestTenant;
-  let partner: UpsertedUser;
-  let child: UpsertedUser;
+  let partner: UpsertedMember;
+  let child: UpsertedMember;
 
   /** A tenant's site on its own origin; the page comes from the query, encoded. */
   async function startSite(memberId: () => string, slug: () => string): Promise<Site> {

@@ -7,12 +7,12 @@ import type { TenantEntity } from '../tenants/tenant.entity';
 import { UpsertUserDto } from './dto/upsert-user.dto';
 import { UpsertUserResponse } from './dto/upsert-user.response';
 import { Idempotent } from '../idempotency/idempotent.decorator';
-import { UsersService } from './users.service';
+import { MembersService } from './members.service';
 
 @ApiTags('federation')
 @Controller('federation/v1/users')
-export class UsersController {
-  constructor(private readonly users: UsersService) {}
+export class MembersController {
+  constructor(private readonly members: MembersService) {}
 
   /**
    * Creates or updates a user by the tenant's `external_id`, optionally naming their referrer.
@@ -34,6 +34,6 @@ export class UsersController {
     @CurrentTenant() tenant: TenantEntity,
     @Body() dto: UpsertUserDto,
   ): Promise<UpsertUserResponse> {
-    return this.users.upsert(tenant.id, dto, tenant.attributionWindowDays);
+    return this.members.upsert(tenant.id, dto, tenant.attributionWindowDays);
   }
 }

@@ -5,12 +5,12 @@ import { ApiProblems } from '../../common/errors/problem.response';
 import type { TenantEntity } from '../../tenants/tenant.entity';
 import { ListPartnersQueryDto } from './partners.dto';
 import { PartnerDetailResponse, PartnerListResponse } from './partners.response';
-import { PartnersService } from './partners.service';
+import { MemberListService } from './member-list.service';
 
 @ApiTags('admin')
 @Controller('admin/v1/tenants/:slug/users')
-export class PartnersAdminController {
-  constructor(private readonly partners: PartnersService) {}
+export class MemberListAdminController {
+  constructor(private readonly partners: MemberListService) {}
 
   /**
    * The tenant's partners (members), newest first or by `sort`, searched by `q`: a part of the

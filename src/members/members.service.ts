@@ -19,9 +19,9 @@ import {
   ReferralCycleError,
   ReferrerNotFoundError,
   RefExpiredError,
-  UserBannedError,
-  UserNotFoundError,
-} from './user.errors';
+  MemberBannedError,
+  MemberNotFoundError,
+} from './member.errors';
 
 /** The network's shapes other features read through this service (the embed tree). */
 export type { TreeMember } from './members.repository';
@@ -29,7 +29,7 @@ export type { TreeMember } from './members.repository';
 type MemberFields = Pick<MemberEntity, 'email' | 'emailVerified' | 'vkId' | 'fullName' | 'role'>;
 
 @Injectable()
-export class UsersService {
+export class MembersService {
   constructor(
     private readonly tx: TransactionHost,
     private readonly members: MembersRepository,
@@ -207,7 +207,7 @@ export class UsersService {
   /** A member of this tenant by surrogate id, or 404 `user_not_found` (another tenant's too). */
   async getMember(tenantId: string, memberId: string): Promise<MemberEntity> {
     const member = await this.members.findById(tenantId, memberId);
-    if (!member) throw new UserNotFoundError(memberId);
+    if (!member) throw new MemberNotFoundError(memberId);
     return member;
   }
 
@@ -306,8 +306,8 @@ export class UsersService {
     return this.tx.transaction(async () => {
       const found = await this.members.findByRef(tenantId, ref);
       const member = found && (await this.members.setActive(tenantId, found.id, isActive));
-      if (!member) throw new UserNotFoundError(ref);
-      if (member === 'banned') throw new UserBannedError(ref);
+      if (!member) throw new MemberNotFoundError(ref);
+      if (member === 'banned') throw new MemberBannedError(ref);
       await this.audit.record(tenantId, actor, isActive ? 'user.activated' : 'user.deactivated', {
         type: 'user',
         id: member.id,

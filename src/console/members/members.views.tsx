@@ -6,7 +6,7 @@ import { DataTable, TableSection } from '../../pages/layout';
 import { consolePage } from '../console-page';
 import { ListPager, ListSummary } from '../../pages/list-parts';
 import { RECORD_TEXTS } from '../records.i18n';
-import { type BanState, BanSection } from './partner-ban.views';
+import { type BanState, BanSection } from './member-ban.views';
 import { PARTNER_SORTS, type PartnerSort } from './partners.dto';
 import type {
   PartnerDetailResponse,

@@ -3,7 +3,7 @@ import { pagination } from '../../common/http/pagination.dto';
 import { ListPayoutsQueryDto } from '../../payouts/dto/payout-requests.dto';
 import { LedgerService } from '../../payouts/ledger/ledger.service';
 import { PayoutsService } from '../../payouts/payouts.service';
-import { UserNotFoundError } from '../../members/user.errors';
+import { MemberNotFoundError } from '../../members/member.errors';
 import type { ListPartnersQueryDto } from './partners.dto';
 import type { PartnerDetailResponse, PartnerListResponse } from './partners.response';
 import { MemberListReader } from '../read-model/members.reader';
@@ -13,7 +13,7 @@ const RECENT_PAYOUTS = 5;
 
 /** The partners of the console and their API twins: the same data for the page and the JSON. */
 @Injectable()
-export class PartnersService {
+export class MemberListService {
   constructor(
     private readonly repo: MemberListReader,
     private readonly ledger: LedgerService,
@@ -28,7 +28,7 @@ export class PartnersService {
   /** One partner by `mbr_…` or `usr_…`; another tenant's id is 404 like a missing one. */
   async detail(tenantId: string, ref: string): Promise<PartnerDetailResponse> {
     const found = await this.repo.detail(tenantId, ref);
-    if (!found) throw new UserNotFoundError(ref);
+    if (!found) throw new MemberNotFoundError(ref);
     const recent = Object.assign(new ListPayoutsQueryDto(), {
       user_id: found.user.user_id,
       page: 1,

@@ -8,7 +8,7 @@ import { BansService } from '../../bans/bans.service';
 import { RecordDocs } from '../console.openapi';
 
 /** The ban form of a partner's page: why, 1–500 characters after trimming. */
-export class BanPartnerForm {
+export class BanMemberForm {
   @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value))
   @IsString()
   @Length(1, 500, { message: 'A ban needs a reason (at most 500 characters).' })
@@ -20,7 +20,7 @@ export class BanPartnerForm {
  * the partner, rejects their pending bonuses, disables their links and records the audit entry.
  */
 @OrgPagesController('partners')
-export class PartnerBanPagesController {
+export class MemberBanPagesController {
   constructor(private readonly bans: BansService) {}
 
   @Post(':user_id/ban')
@@ -30,7 +30,7 @@ export class PartnerBanPagesController {
   async ban(
     @Org() org: ConsoleCtx,
     @Param('user_id') userId: string,
-    @FormBody() form: BanPartnerForm,
+    @FormBody() form: BanMemberForm,
   ): Promise<Redirect> {
     const banned = await this.bans.ban(org.tenant.id, userId, form.reason, org.actor);
     const back = `/org/${org.tenant.slug}/partners/${encodeURIComponent(banned.user_id)}`;

@@ -2,19 +2,19 @@ import { HttpCode, Param, Post } from '@nestjs/common';
 import { Org, OrgAction, type ConsoleCtx, OrgPagesController, OrgView } from '../org-page.guard';
 import { PageQuery } from '../../common/http/single-query-values.pipe';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
-import { UsersService } from '../../members/users.service';
+import { MembersService } from '../../members/members.service';
 import { ConsoleDocs } from '../console.openapi';
 import { parseList } from '../../pages/lists';
 import { ListPartnersQueryDto } from './partners.dto';
-import { PartnersService } from './partners.service';
-import { partnerPage, partnersPage } from './partners.views';
+import { MemberListService } from './member-list.service';
+import { partnerPage, partnersPage } from './members.views';
 
 /** `/org/:slug/partners`: the list (search, sort, pages), a partner's page, (de)activation. */
 @OrgPagesController('partners')
-export class PartnersPagesController {
+export class MembersPagesController {
   constructor(
-    private readonly partners: PartnersService,
-    private readonly users: UsersService,
+    private readonly partners: MemberListService,
+    private readonly members: MembersService,
   ) {}
 
   @OrgView()
@@ -37,7 +37,7 @@ export class PartnersPagesController {
     @PageQuery() query: Record<string, string>,
   ): Promise<HtmlPage> {
     const partner = await this.partners.detail(ctx.tenant.id, userId);
-    const member = await this.users.findMember(ctx.tenant.id, partner.user.user_id);
+    const member = await this.members.findMember(ctx.tenant.id, partner.user.user_id);
     const ban = {
       banned_at: member?.bannedAt?.toISOString() ?? null,
       ban_reason: member?.banReason ?? null,
@@ -62,7 +62,7 @@ export class PartnersPagesController {
   }
 
   private async setActive(org: ConsoleCtx, userId: string, active: boolean): Promise<Redirect> {
-    const member = await this.users.setActive(org.tenant.id, userId, active, org.actor);
+    const member = await this.members.setActive(org.tenant.id, userId, active, org.actor);
     const back = `/org/${org.tenant.slug}/partners/${encodeURIComponent(member.user_id)}`;
     return new Redirect(withQuery(back, { notice: active ? 'activated' : 'deactivated' }));
   }

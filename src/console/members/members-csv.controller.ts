@@ -3,12 +3,12 @@ import { CsvFilters, csvFile } from '../../pages/lists';
 import { ConsoleDocs } from '../console.openapi';
 import { Org, type ConsoleCtx, OrgDownload, OrgDownloadsController } from '../org-page.guard';
 import { ListPartnersQueryDto, PARTNER_FILTERS } from './partners.dto';
-import { PartnersService } from './partners.service';
+import { MemberListService } from './member-list.service';
 
 /** `/org/:slug/partners.csv`: the list with the page's search and sort, streamed. */
 @OrgDownloadsController()
-export class PartnersCsvController {
-  constructor(private readonly partners: PartnersService) {}
+export class MembersCsvController {
+  constructor(private readonly partners: MemberListService) {}
 
   @OrgDownload('partners.csv')
   @ConsoleDocs.partnersCsv()

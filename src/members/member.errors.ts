@@ -15,7 +15,7 @@ export class ReferralCycleError extends UnprocessableError {
   }
 }
 
-export class UserNotFoundError extends NotFoundError {
+export class MemberNotFoundError extends NotFoundError {
   constructor(userId: string) {
     super('user_not_found', `No user "${userId}" in this tenant.`);
   }
@@ -34,7 +34,7 @@ export class RefExpiredError extends UnprocessableError {
 }
 
 /** docs/fraud.md, "Bans": a banned member is activated only by lifting the ban. */
-export class UserBannedError extends ConflictError {
+export class MemberBannedError extends ConflictError {
   constructor(userId: string) {
     super(
       `The user "${userId}" is banned: lift the ban first (unban), which also activates them.`,
