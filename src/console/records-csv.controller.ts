@@ -1,6 +1,6 @@
 import type { StreamableFile } from '@nestjs/common';
 import { CsvFilters, csvFile } from '../pages/lists';
-import { Org, type ConsoleCtx, OrgDownload, OrgDownloadsController } from './org-page.guard';
+import { Org, type ConsoleCtx, OrgDownload, OrgDownloadsController } from './org-page';
 import { CONVERSION_FILTERS, ListConversionsQueryDto } from './conversions/conversions.dto';
 import { ConversionListReader } from './read-model/conversion-list.reader';
 import { LEAD_FILTERS, ListLeadsQueryDto } from './leads/leads.dto';

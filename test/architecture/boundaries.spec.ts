@@ -37,8 +37,8 @@ const CASES: Case[] = [
   {
     name: 'the page frame (pages/) importing a feature',
     filePath: 'src/pages/layout.tsx',
-    code: "import type { ConsoleCtx } from '../console/org-page.guard';\nexport type X = ConsoleCtx;\n",
-    refused: 'feature console file org-page.guard.ts',
+    code: "import type { ConsoleCtx } from '../console/org-page';\nexport type X = ConsoleCtx;\n",
+    refused: 'feature console file org-page.ts',
   },
   {
     name: 'common/ importing the page frame',

@@ -2,7 +2,7 @@ import { AuditService } from '../../audit/audit.service';
 import { PageQuery } from '../../common/http/single-query-values.pipe';
 import type { HtmlPage } from '../../common/pages/page';
 import { OrgDocs } from '../org-areas.openapi';
-import { Org, OrgPagesController, type ConsoleCtx, OrgView } from '../org-page.guard';
+import { Org, OrgPagesController, type ConsoleCtx, OrgView } from '../org-page';
 import { auditLogPage } from './audit-log.views';
 
 const ACTION = /^[a-z_]+\.[a-z_]+$/;

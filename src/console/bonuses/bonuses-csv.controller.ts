@@ -4,7 +4,7 @@ import { CsvFilters, csvFile } from '../../pages/lists';
 import { bonusesExportFilter } from '../read-model/export-filters';
 import { OrgDocs } from '../org-areas.openapi';
 import { ExportsService } from '../../transfer/exports.service';
-import { Org, type ConsoleCtx, OrgDownload, OrgDownloadsController } from '../org-page.guard';
+import { Org, type ConsoleCtx, OrgDownload, OrgDownloadsController } from '../org-page';
 
 export const BONUS_FILTERS = ['status', 'review', 'user_id', 'created_from', 'created_to'] as const;
 

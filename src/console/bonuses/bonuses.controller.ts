@@ -9,7 +9,7 @@ import { PageQuery } from '../../common/http/single-query-values.pipe';
 import { FormBody } from '../../common/pages/form';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
 import { OrgDocs } from '../org-areas.openapi';
-import { Org, OrgAction, type ConsoleCtx, OrgPagesController, OrgView } from '../org-page.guard';
+import { Org, OrgAction, type ConsoleCtx, OrgPagesController, OrgView } from '../org-page';
 import { BonusNamesReader } from '../read-model/bonus-names.reader';
 import { BONUS_FILTERS } from './bonuses-csv.controller';
 import { BonusBackForm, BulkBonusForm, RejectBonusForm } from './bonuses.forms';

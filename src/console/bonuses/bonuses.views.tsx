@@ -1,4 +1,4 @@
-import type { ConsoleCtx } from '../org-page.guard';
+import type { ConsoleCtx } from '../org-page';
 import type { ComponentChildren } from 'preact';
 import { CsrfField } from '../../common/pages/components';
 import type { HtmlPage } from '../../common/pages/page';

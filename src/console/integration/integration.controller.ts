@@ -5,7 +5,7 @@ import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
 import { TenantCredentialsService } from '../../tenants/tenant-credentials.service';
 import { TenantsService } from '../../tenants/tenants.service';
 import { OrgDocs } from '../org-areas.openapi';
-import { Org, OrgAction, type ConsoleCtx, OrgPagesController, OrgView } from '../org-page.guard';
+import { Org, OrgAction, type ConsoleCtx, OrgPagesController, OrgView } from '../org-page';
 import { CreateKeyForm, SettingsForm } from './integration.forms';
 import { IntegrationModelReader } from './integration.model';
 import { integrationPage, type Shown } from './integration.views';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TenantCredentialsService } from '../../tenants/tenant-credentials.service';
 import { WebhooksService } from '../../webhooks/webhooks.service';
-import type { OrgContext } from '../org-page.guard';
+import type { OrgContext } from '../org-page';
 import type { IntegrationModel } from './integration.views';
 
 /** Reads what the integration page shows, through the same services as the Admin API. */

@@ -1,4 +1,4 @@
-import type { ConsoleCtx } from '../org-page.guard';
+import type { ConsoleCtx } from '../org-page';
 import type { HtmlPage } from '../../common/pages/page';
 import { DataTable } from '../../pages/layout';
 import { consolePage } from '../console-page';

@@ -4,7 +4,7 @@ import { FormBody } from '../../common/pages/form';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
 import { WebhooksService } from '../../webhooks/webhooks.service';
 import { OrgDocs } from '../org-areas.openapi';
-import { Org, OrgAction, type ConsoleCtx, OrgPagesController, OrgView } from '../org-page.guard';
+import { Org, OrgAction, type ConsoleCtx, OrgPagesController, OrgView } from '../org-page';
 import { back } from './integration.controller';
 import { WebhookForm } from './integration.forms';
 import { IntegrationModelReader } from './integration.model';

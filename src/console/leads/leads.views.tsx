@@ -1,4 +1,4 @@
-import type { ConsoleCtx } from '../org-page.guard';
+import type { ConsoleCtx } from '../org-page';
 import { CsrfField } from '../../common/pages/components';
 import type { HtmlPage } from '../../common/pages/page';
 import { canRequestTransition } from '../../leads/lead-transitions';

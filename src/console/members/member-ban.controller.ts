@@ -1,7 +1,7 @@
 import { HttpCode, Param, Post } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsString, Length } from 'class-validator';
-import { Org, OrgAction, type ConsoleCtx, OrgPagesController } from '../org-page.guard';
+import { Org, OrgAction, type ConsoleCtx, OrgPagesController } from '../org-page';
 import { FormBody } from '../../common/pages/form';
 import { Redirect, withQuery } from '../../common/pages/page';
 import { BansService } from '../../bans/bans.service';

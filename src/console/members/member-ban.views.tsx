@@ -1,6 +1,6 @@
 import { CsrfField } from '../../common/pages/components';
 import { RECORD_TEXTS } from '../records.i18n';
-import type { ConsoleCtx } from '../org-page.guard';
+import type { ConsoleCtx } from '../org-page';
 
 /** A partner's ban, as their page shows it. */
 export interface BanState {

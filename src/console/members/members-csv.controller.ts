@@ -1,7 +1,7 @@
 import type { StreamableFile } from '@nestjs/common';
 import { CsvFilters, csvFile } from '../../pages/lists';
 import { ConsoleDocs } from '../console.openapi';
-import { Org, type ConsoleCtx, OrgDownload, OrgDownloadsController } from '../org-page.guard';
+import { Org, type ConsoleCtx, OrgDownload, OrgDownloadsController } from '../org-page';
 import { ListPartnersQueryDto, PARTNER_FILTERS } from './partners.dto';
 import { MemberListService } from './member-list.service';
 

@@ -1,5 +1,5 @@
 import { HttpCode, Param, Post } from '@nestjs/common';
-import { Org, OrgAction, type ConsoleCtx, OrgPagesController, OrgView } from '../org-page.guard';
+import { Org, OrgAction, type ConsoleCtx, OrgPagesController, OrgView } from '../org-page';
 import { PageQuery } from '../../common/http/single-query-values.pipe';
 import { type HtmlPage, Redirect, withQuery } from '../../common/pages/page';
 import { MembersService } from '../../members/members.service';

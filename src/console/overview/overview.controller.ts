@@ -1,4 +1,4 @@
-import { Org, OrgPagesController, type ConsoleCtx, OrgView } from '../org-page.guard';
+import { Org, OrgPagesController, type ConsoleCtx, OrgView } from '../org-page';
 import { DomainError } from '../../common/errors/domain-error';
 import { PageQuery } from '../../common/http/single-query-values.pipe';
 import type { HtmlPage } from '../../common/pages/page';

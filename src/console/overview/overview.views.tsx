@@ -1,4 +1,4 @@
-import type { ConsoleCtx } from '../org-page.guard';
+import type { ConsoleCtx } from '../org-page';
 import type { HtmlPage } from '../../common/pages/page';
 import { addDays, type Period, periodDays, today } from '../stats/stats.service';
 import type { StatsResponse } from '../stats/stats.response';

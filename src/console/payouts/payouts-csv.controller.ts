@@ -6,7 +6,7 @@ import { payoutsExportFilter } from '../read-model/export-filters';
 import { ListPayoutsQueryDto } from '../../payouts/dto/payout-requests.dto';
 import { PayoutsCsvService } from '../../payouts/payouts-csv.service';
 import { ExportsService } from '../../transfer/exports.service';
-import { Org, type ConsoleCtx, OrgDownload, OrgDownloadsController } from '../org-page.guard';
+import { Org, type ConsoleCtx, OrgDownload, OrgDownloadsController } from '../org-page';
 import { PayoutsProgramDocs } from '../payouts-program.openapi';
 
 /** `/org/:slug/payouts/runs/:run_id.csv`: the run's mass-payout file, as the Admin API's. */

@@ -1,7 +1,7 @@
 import { HttpCode, Param, Post } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { IsString, Length } from 'class-validator';
-import { Org, OrgAction, type ConsoleCtx, OrgPagesController, OrgView } from '../org-page.guard';
+import { Org, OrgAction, type ConsoleCtx, OrgPagesController, OrgView } from '../org-page';
 import { ValidationFailedError } from '../../common/errors/domain-error';
 import { PageQueryDto } from '../../common/http/pagination.dto';
 import { PageQuery } from '../../common/http/single-query-values.pipe';

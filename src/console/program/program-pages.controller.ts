@@ -1,6 +1,6 @@
 import { HttpCode, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
-import { Org, OrgAction, type ConsoleCtx, OrgPagesController, OrgView } from '../org-page.guard';
+import { Org, OrgAction, type ConsoleCtx, OrgPagesController, OrgView } from '../org-page';
 import { PageQuery } from '../../common/http/single-query-values.pipe';
 import { type HtmlPage, PageException, Redirect, withQuery } from '../../common/pages/page';
 import { notAllowedPage } from '../org-page.views';

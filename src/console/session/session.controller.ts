@@ -10,7 +10,7 @@ import { FormBody } from '../../common/pages/form';
 import { type HtmlPage, Redirect } from '../../common/pages/page';
 import { Pages } from '../../common/pages/pages.decorator';
 import { OrgDocs } from '../org-areas.openapi';
-import { ADMIN_COOKIE } from '../org-page.guard';
+import { ADMIN_COOKIE } from '../org-page';
 import { notAllowedPage } from '../org-page.views';
 import { SignInForm } from './session.forms';
 import { chooserPage, signInAgainPage, signInPage } from './session.views';
