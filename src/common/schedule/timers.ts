@@ -10,17 +10,18 @@ import type { SchedulerRegistry } from '@nestjs/schedule';
  * (unref), and a failed run goes to `failed`, never unhandled.
  */
 
+type Task = () => Promise<unknown>;
+type Failed = (error: unknown) => void;
+
 /** Runs `task` every `ms` milliseconds under `name`. */
 export function addInterval(
   registry: SchedulerRegistry,
   name: string,
   ms: number,
-  task: () => Promise<unknown>,
-  failed: (error: unknown) => void,
+  task: Task,
+  failed: Failed,
 ): void {
-  const timer = setInterval(() => void task().catch(failed), ms);
-  timer.unref();
-  registry.addInterval(name, timer);
+  registry.addInterval(name, unref(setInterval(guarded(task, failed), ms)));
 }
 
 /** Runs `task` once after `ms` milliseconds under `name`. */
@@ -28,12 +29,17 @@ export function addTimeout(
   registry: SchedulerRegistry,
   name: string,
   ms: number,
-  task: () => Promise<unknown>,
-  failed: (error: unknown) => void,
+  task: Task,
+  failed: Failed,
 ): void {
-  const timer = setTimeout(() => void task().catch(failed), ms);
+  registry.addTimeout(name, unref(setTimeout(guarded(task, failed), ms)));
+}
+
+const guarded = (task: Task, failed: Failed) => () => void task().catch(failed);
+
+function unref<T extends NodeJS.Timeout>(timer: T): T {
   timer.unref();
-  registry.addTimeout(name, timer);
+  return timer;
 }
 
 /**
