@@ -48,7 +48,8 @@ export const CONTRACTS = {
   conversions: ['cascade.ts'],
   fraud: ['risk-signal.ts'],
   leads: ['lead-transitions.ts'],
-  members: ['signed-ref.ts'],
+  // The groups port the groups feature provides (members own it, so they never import groups).
+  members: ['signed-ref.ts', 'group-directory.ts'],
   outbox: ['event-types.ts'],
   tenants: [
     'program.ts',

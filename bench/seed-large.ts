@@ -451,6 +451,12 @@ export async function seedLarge(options: { reuse?: boolean; log?: Log } = {}): P
           }),
         ],
       );
+      // Its default group (docs/partners.md): the tenants trigger that makes it is off here.
+      await a.query(
+        `INSERT INTO groups (tenant_id, id, slug, name) VALUES ($1, $2, 'default', 'Default')
+         ON CONFLICT DO NOTHING`,
+        [TENANT_ID, idOf('grp', 0)],
+      );
       // Indexes that back no constraint. The primary keys and unique constraints stay: rows go
       // in key order, so they only ever append. The others are rebuilt from their own
       // definitions (pg_get_indexdef) once their table is loaded.
@@ -569,7 +575,7 @@ export async function seedLarge(options: { reuse?: boolean; log?: Log } = {}): P
           `INSERT INTO members (tenant_id, id, service_user_id, external_id, email, full_name,
                                   role, referrer_member_id, depth, root_member_id, is_active,
                                   claim_required, downline_count, deepest_depth, leads_count,
-                                  clicks_count, created_at, updated_at)
+                                  clicks_count, created_at, updated_at, group_id)
              SELECT '${TENANT_ID}', 'mbr_' || ${body('i')}, 'usr_' || ${body('i')},
                     'ext-' || lpad(i::text, 8, '0'),
                     CASE WHEN r1 < 0.6 THEN 'member' || i || '@example.org' END,
@@ -579,7 +585,8 @@ export async function seedLarge(options: { reuse?: boolean; log?: Log } = {}): P
                     CASE WHEN parent >= 0 THEN 'mbr_' || ${body('parent')} END,
                     depth, 'mbr_' || ${body('root')}, r3 >= 0.02, r3 < 0.42,
                     downline, deepest, leads, floor(leads * 6 * r2)::int,
-                    to_timestamp(${joined('i')}), to_timestamp(${joined('i')})
+                    to_timestamp(${joined('i')}), to_timestamp(${joined('i')}),
+                    (SELECT id FROM groups WHERE tenant_id = '${TENANT_ID}' AND slug = 'default')
                FROM (SELECT (${from} + u.k - 1)::int AS i, u.*, random() AS r1, random() AS r2,
                             random() AS r3
                        FROM unnest($1::int[], $2::int[], $3::int[], $4::int[], $5::int[],

@@ -13,6 +13,7 @@ import { BansModule } from './bans/bans.module';
 import { EmbedModule } from './embed/embed.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { FastLanesModule } from './fast-lanes/fast-lanes.module';
+import { GroupsModule } from './groups/groups.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { LeadsModule } from './leads/leads.module';
 import { SignInPopupModule } from './sign-in-popup/sign-in-popup.module';
@@ -60,6 +61,7 @@ export class AppModule {
         AuditModule,
         TenantsModule,
         MembersModule,
+        GroupsModule,
         OffersModule,
         LeadsModule,
         BansModule,

@@ -34,6 +34,7 @@ export const ID_PREFIX = {
   staffToken: 'stt',
   audit: 'aud',
   signInCode: 'sic',
+  group: 'grp',
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 

@@ -7,10 +7,10 @@ import { newId } from '../common/ids';
 import { TransactionHost } from '../database/transaction-host';
 import { EventsService } from '../outbox/events.service';
 import { FraudService } from '../fraud/fraud.service';
+import { GroupsService } from '../groups/groups.service';
 import { mergeSignals, reviewFor } from '../fraud/risk-signal';
 import type { LeadEntity } from '../leads/lead.entity';
 import { LeadsService } from '../leads/leads.service';
-import { OffersService } from '../offers/offers.service';
 import type { Program } from '../tenants/program';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { MembersService } from '../members/members.service';
@@ -36,13 +36,13 @@ export class ConversionsService {
     private readonly tx: TransactionHost,
     private readonly conversions: ConversionsRepository,
     private readonly leads: LeadsService,
-    private readonly offers: OffersService,
     private readonly members: MembersService,
     private readonly bonuses: BonusesService,
     private readonly events: EventsService,
     private readonly audit: AuditService,
     private readonly fraud: FraudService,
     private readonly attribution: ConversionAttribution,
+    private readonly groups: GroupsService,
   ) {}
 
   /**
@@ -84,8 +84,7 @@ export class ConversionsService {
         this.leads.assertConvertible(lead);
       }
 
-      const program = await this.offers.programFor(tenant, lead.offerId);
-      const shares = await this.shares(tenant.id, lead, program, dto.amount_kopecks);
+      const { program, shares } = await this.shares(tenant, lead, dto.amount_kopecks);
       const now = new Date();
       const signals = mergeSignals(
         lead.riskSignals ?? [],
@@ -177,8 +176,7 @@ export class ConversionsService {
     dto: PreviewConversionDto,
   ): Promise<ConversionPreviewResponse> {
     const lead = await this.leads.getConvertible(tenant.id, dto.lead_id);
-    const program = await this.offers.programFor(tenant, lead.offerId);
-    const shares = await this.shares(tenant.id, lead, program, dto.amount_kopecks);
+    const { shares } = await this.shares(tenant, lead, dto.amount_kopecks);
     return {
       lead_id: lead.id,
       amount_kopecks: dto.amount_kopecks,
@@ -244,15 +242,21 @@ export class ConversionsService {
     });
   }
 
-  /** The cascade for the lead's chain, read one tier at a time up from the referrer. */
+  /**
+   * The program that pays the lead (docs/partners.md, "Which program pays": chosen once, by the
+   * referrer) and its cascade over the lead's chain.
+   */
   private async shares(
-    tenantId: string,
+    tenant: TenantEntity,
     lead: LeadEntity,
-    program: Program,
     amountKopecks: number,
-  ): Promise<CascadeShare[]> {
-    const chain = await this.members.upline(tenantId, lead.referrerMemberId, program.tiers.length);
-    return cascade(amountKopecks, program.tiers, chain);
+  ): Promise<{ program: Program; shares: CascadeShare[] }> {
+    const { program, chain } = await this.groups.conversionProgram(
+      tenant,
+      lead.offerId,
+      lead.referrerMemberId,
+    );
+    return { program, shares: cascade(amountKopecks, program.tiers, chain) };
   }
 
   /** The same order again: the first conversion if it matches, else 409. */

@@ -5,6 +5,7 @@ import { MemberBalanceEntity } from '../bonuses/member-balance.entity';
 import { ConversionEntity } from '../conversions/conversion.entity';
 import { DeeplinkEntity } from '../deeplinks/deeplink.entity';
 import { EventEntity } from '../outbox/event.entity';
+import { GroupEntity } from '../groups/group.entity';
 import { IdempotencyKeyEntity } from '../idempotency/idempotency-key.entity';
 import { LeadEntity } from '../leads/lead.entity';
 import { ConsentTokenEntity, SessionEntity } from '../sign-in-popup/session.entity';
@@ -28,6 +29,7 @@ export const ENTITIES = [
   AuditEntryEntity,
   ServiceUserEntity,
   MemberEntity,
+  GroupEntity,
   OfferEntity,
   LeadEntity,
   ConversionEntity,

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import { isTransactionConflict } from '../common/errors/pg-errors';
 import { rawPool } from './raw-pool';
@@ -124,6 +124,47 @@ export class TransactionHost {
         );
     }
     return result;
+  }
+
+  /**
+   * Runs `fn` in the transaction the caller has open on `client`, a connection it holds itself
+   * (the import's): every repository reads and writes on that connection, and what waits for the
+   * end of the transaction (`beforeCommit`: the outbox's rows) is written when `fn` returns. The
+   * caller commits or rolls back; it calls the answered `committed` once it has committed (the
+   * `afterCommit` work, such as handing events to Bull, which a sweeper would do otherwise).
+   */
+  async onClient<T>(
+    client: PoolClient,
+    fn: () => Promise<T>,
+  ): Promise<{ result: T; committed: () => void }> {
+    if (this.inTransaction) throw new Error('onClient: already in a transaction');
+    const runner = this.dataSource.createQueryRunner();
+    // The runner takes the caller's connection as its own, inside the caller's transaction; it
+    // is never released, so the connection stays the caller's.
+    Object.assign(runner, { databaseConnection: client, isTransactionActive: true });
+    const context: TransactionContext = {
+      manager: runner.manager,
+      afterCommit: [],
+      beforeCommit: [],
+      locals: new Map(),
+    };
+    const result = await this.store.run(context, async () => {
+      const answer = await fn();
+      for (let i = 0; i < context.beforeCommit.length; i++) await context.beforeCommit[i]();
+      return answer;
+    });
+    return {
+      result,
+      committed: () => {
+        for (const callback of context.afterCommit) {
+          Promise.resolve()
+            .then(callback)
+            .catch((error: unknown) =>
+              this.logger.warn({ err: error }, 'after-commit callback failed'),
+            );
+        }
+      },
+    };
   }
 
   /**

@@ -6,6 +6,7 @@ import { TransactionHost } from '../database/transaction-host';
 import { BonusesService } from '../bonuses/bonuses.service';
 import { EventsService } from '../outbox/events.service';
 import { FraudService } from '../fraud/fraud.service';
+import { GroupsService } from '../groups/groups.service';
 import { reviewFor } from '../fraud/risk-signal';
 import { OffersService } from '../offers/offers.service';
 import type { TenantEntity } from '../tenants/tenant.entity';
@@ -31,6 +32,7 @@ export class LeadsService {
     private readonly events: EventsService,
     private readonly audit: AuditService,
     private readonly fraud: FraudService,
+    private readonly groups: GroupsService,
   ) {}
 
   /**
@@ -111,7 +113,7 @@ export class LeadsService {
         source: lead.source,
       });
 
-      const program = await this.offers.programFor(tenant, lead.offerId);
+      const program = await this.groups.leadProgram(tenant, lead.offerId, referrer.groupId);
       if (program.lead_bonus_kopecks > 0 && referrer.isActive) {
         await this.bonuses.accrue(tenant.id, [
           {

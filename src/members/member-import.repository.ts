@@ -1,6 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { PoolClient } from 'pg';
-import type { StagedRowError } from './member-import.service';
+import type { StagedGroups, StagedRowError } from './member-import.service';
+
+/**
+ * The temp table (dropped at commit) of the existing members an import moved to another group:
+ * `ord` (1 … n), `service_user_id`, `from_group_id`, `to_group_id`; their events are written
+ * from it (`partner.group_changed`, reason `import`, docs/partners.md).
+ */
+export const GROUP_MOVES_TABLE = 'import_group_moves';
 
 const TIMING = process.env.IMPORT_TIMING === '1';
 
@@ -68,7 +75,12 @@ export class MemberImportRepository {
    * external id: its member (existing, or new with the ids minted while staging), the requested
    * referrer resolved against the file and the tenant, and the old field values.
    */
-  async resolveRows(client: PoolClient, tenantId: string, staging: string): Promise<void> {
+  async resolveRows(
+    client: PoolClient,
+    tenantId: string,
+    staging: string,
+    groups: StagedGroups,
+  ): Promise<void> {
     await q(
       client,
       `WITH l AS (SELECT m.id FROM members m JOIN ${staging} s ON s.external_id = m.external_id
@@ -101,18 +113,23 @@ export class MemberImportRepository {
               s.referrer_external_id, coalesce(me.id, i.member_id) AS id, me.id IS NULL AS is_new,
               me.referrer_member_id AS old_referrer, me.root_member_id AS old_root,
               me.email AS old_email, me.full_name AS old_full_name, me.role AS old_role,
-              coalesce(mp.id, ip.member_id) AS req_parent, mp.root_member_id AS parent_old_root
+              coalesce(mp.id, ip.member_id) AS req_parent, mp.root_member_id AS parent_old_root,
+              s.group_slug, gm.id AS new_group, me.group_id AS old_group
          FROM ${staging} s
          JOIN ids i ON i.external_id = s.external_id
          LEFT JOIN members me ON me.tenant_id = $1 AND me.external_id = s.external_id
          LEFT JOIN members mp ON mp.tenant_id = $1 AND mp.external_id = s.referrer_external_id
-         LEFT JOIN ids ip ON ip.external_id = s.referrer_external_id`,
-      [tenantId],
+         LEFT JOIN ids ip ON ip.external_id = s.referrer_external_id
+         LEFT JOIN unnest($2::text[], $3::text[]) AS gm (slug, id) ON gm.slug = s.group_slug`,
+      [tenantId, groups.slugs, groups.ids],
     );
     await q(client, `ANALYZE r`);
   }
 
-  /** Unknown referrers, self-references and a referrer other than the one in force. */
+  /**
+   * Unknown referrers, self-references, a referrer other than the one in force, and a group the
+   * tenant does not have (docs/partners.md).
+   */
   referrerErrors(client: PoolClient, maxErrors: number): Promise<FoundErrors> {
     return errors(
       client,
@@ -128,7 +145,10 @@ export class MemberImportRepository {
        SELECT line, 'referrer_conflict',
               'the member already has another referrer, and a referrer never changes'
          FROM r WHERE NOT is_new AND old_referrer IS NOT NULL AND req_parent IS NOT NULL
-                  AND req_parent <> old_referrer`,
+                  AND req_parent <> old_referrer
+       UNION ALL
+       SELECT line, 'group_not_found', 'group ' || group_slug || ' is not a group of the tenant'
+         FROM r WHERE group_slug IS NOT NULL AND new_group IS NULL`,
     );
   }
 
@@ -233,7 +253,8 @@ export class MemberImportRepository {
               count(*) FILTER (WHERE NOT is_new AND (new_parent IS NOT NULL
                 OR (email IS NOT NULL AND email IS DISTINCT FROM old_email)
                 OR (full_name IS NOT NULL AND full_name IS DISTINCT FROM old_full_name)
-                OR (role IS NOT NULL AND role IS DISTINCT FROM old_role))) AS updated,
+                OR (role IS NOT NULL AND role IS DISTINCT FROM old_role)
+                OR (new_group IS NOT NULL AND new_group IS DISTINCT FROM old_group))) AS updated,
               count(*) AS total
          FROM r`,
     );
@@ -248,7 +269,7 @@ export class MemberImportRepository {
    * One INSERT of the new members' service users, then one of the new members, in external id
    * order; answers how many members were inserted (fewer when a concurrent upsert took an id).
    */
-  async insertNew(client: PoolClient, tenantId: string): Promise<number> {
+  async insertNew(client: PoolClient, tenantId: string, defaultGroupId: string): Promise<number> {
     await q(
       client,
       `INSERT INTO service_users (id, created_at)
@@ -258,14 +279,14 @@ export class MemberImportRepository {
     const inserted = await client.query(
       `INSERT INTO members (tenant_id, id, service_user_id, external_id, email, email_verified,
               full_name, role, referrer_member_id, depth, root_member_id, is_active, claim_required,
-              downline_count, deepest_depth, created_at, updated_at)
+              downline_count, deepest_depth, created_at, updated_at, group_id)
        SELECT $1, r.id, r.service_user_id, r.external_id, r.email, false, r.full_name,
               coalesce(r.role, 'partner'), d.parent, d.depth, d.root, true, true, d.downline,
-              d.deepest, coalesce(r.joined_at, now()), now()
+              d.deepest, coalesce(r.joined_at, now()), now(), coalesce(r.new_group, $2)
          FROM r JOIN ${TREE} d ON d.id = r.id WHERE r.is_new
         ORDER BY r.external_id COLLATE "C"
        ON CONFLICT ON CONSTRAINT uq_members_external_id DO NOTHING`,
-      [tenantId],
+      [tenantId, defaultGroupId || null],
     );
     if (TIMING) process.stderr.write(`${Date.now() - insertStarted} ms  INSERT INTO members\n`);
     return inserted.rowCount ?? 0;
@@ -304,6 +325,34 @@ export class MemberImportRepository {
             OR (r.role IS NOT NULL AND r.role IS DISTINCT FROM m.role))`,
       [tenantId],
     );
+  }
+
+  /**
+   * Moves the existing members whose row names another group (docs/partners.md), and keeps who
+   * moved from where in GROUP_MOVES_TABLE for their events; answers how many moved.
+   */
+  async moveGroups(client: PoolClient, tenantId: string): Promise<number> {
+    await q(
+      client,
+      `CREATE TEMP TABLE ${GROUP_MOVES_TABLE} (ord bigint, service_user_id text,
+         from_group_id text, to_group_id text) ON COMMIT DROP`,
+    );
+    const [{ n }] = await q<{ n: string }>(
+      client,
+      `WITH moved AS (
+         UPDATE members m SET group_id = r.new_group, updated_at = now()
+           FROM r
+          WHERE m.tenant_id = $1 AND m.id = r.id AND NOT r.is_new
+            AND r.new_group IS NOT NULL AND m.group_id <> r.new_group
+         RETURNING m.id, m.service_user_id, r.old_group, r.new_group),
+       kept AS (
+         INSERT INTO ${GROUP_MOVES_TABLE}
+         SELECT row_number() OVER (ORDER BY id), service_user_id, old_group, new_group FROM moved
+         RETURNING 1)
+       SELECT count(*) AS n FROM kept`,
+      [tenantId],
+    );
+    return Number(n);
   }
 }
 

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { PoolClient } from 'pg';
 import { MemberImportRepository } from './member-import.repository';
 
+export { GROUP_MOVES_TABLE } from './member-import.repository';
+
 export interface ApplyCounts {
   created: number;
   updated: number;
@@ -11,12 +13,28 @@ export interface ApplyCounts {
 /** A staged row that cannot be applied (transfer/ reports it as an import error of its line). */
 export interface StagedRowError {
   line: number;
-  code: 'duplicate_external_id' | 'referrer_not_found' | 'referral_cycle' | 'referrer_conflict';
+  code:
+    | 'duplicate_external_id'
+    | 'referrer_not_found'
+    | 'referral_cycle'
+    | 'referrer_conflict'
+    | 'group_not_found';
   message: string;
 }
 
 export type ApplyResult =
-  { ok: true; counts: ApplyCounts } | { ok: false; errors: StagedRowError[]; errorCount: number };
+  | { ok: true; counts: ApplyCounts; groupMoves: number }
+  | { ok: false; errors: StagedRowError[]; errorCount: number };
+
+/**
+ * The tenant's groups a file names (docs/partners.md), resolved once per import by transfer/:
+ * the slugs with their ids, and the `default` group's id for the rows that name none.
+ */
+export interface StagedGroups {
+  defaultId: string;
+  slugs: string[];
+  ids: string[];
+}
 
 export type ApplyPhase = 'checking' | 'tree' | 'writing';
 
@@ -58,6 +76,7 @@ export class MemberImportService {
     staging: string,
     maxErrors: number,
     onPhase: (phase: ApplyPhase) => Promise<void>,
+    groups: StagedGroups = { defaultId: '', slugs: [], ids: [] },
   ): Promise<ApplyResult> {
     const errors: StagedRowError[] = [];
     let errorCount = 0;
@@ -72,7 +91,7 @@ export class MemberImportService {
     if (await this.repo.indexStaging(client, staging)) {
       report(await this.repo.removeDuplicates(client, staging, maxErrors));
     }
-    await this.repo.resolveRows(client, tenantId, staging);
+    await this.repo.resolveRows(client, tenantId, staging, groups);
     report(await this.repo.referrerErrors(client, maxErrors));
     await this.repo.markNewEdges(client);
 
@@ -87,12 +106,19 @@ export class MemberImportService {
 
     await onPhase('writing');
     const { created, updated, total } = await this.repo.counts(client);
-    if ((await this.repo.insertNew(client, tenantId)) !== created) throw new LostInsertRace();
+    if ((await this.repo.insertNew(client, tenantId, groups.defaultId)) !== created) {
+      throw new LostInsertRace();
+    }
     // Into an empty tenant nothing existed: the two updates would only scan for nothing.
     if (created === total && !(await this.repo.anyExisting(client))) {
-      return { ok: true, counts: { created, updated: 0, unchanged: 0 } };
+      return { ok: true, counts: { created, updated: 0, unchanged: 0 }, groupMoves: 0 };
     }
     await this.repo.updateExisting(client, tenantId);
-    return { ok: true, counts: { created, updated, unchanged: total - created - updated } };
+    return {
+      ok: true,
+      counts: { created, updated, unchanged: total - created - updated },
+      // docs/partners.md: existing members a row names another group for move to it.
+      groupMoves: await this.repo.moveGroups(client, tenantId),
+    };
   }
 }

@@ -33,6 +33,11 @@ export class MemberEntity {
   @Column({ type: 'integer', default: 0 }) depth: number;
   @Column({ type: 'text', name: 'root_member_id' }) rootMemberId: string;
   @Column({ type: 'boolean', name: 'is_active', default: true }) isActive: boolean;
+  /**
+   * The member's partner group (docs/partners.md). Left unset on insert, the tenant's `default`
+   * group (the Groups migration's trigger); always set on a member read back.
+   */
+  @Column({ type: 'text', name: 'group_id' }) groupId?: string;
   @Column({ type: 'boolean', name: 'claim_required', default: true }) claimRequired: boolean;
   /** Members below this one at any depth; kept current when the network changes (no scans). */
   @Column({ type: 'integer', name: 'downline_count', default: 0 }) downlineCount: number;

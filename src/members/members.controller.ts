@@ -26,6 +26,7 @@ export class MembersController {
     400,
     [401, 'invalid_tenant_key'],
     [404, 'referrer_not_found'],
+    [404, 'group_not_found'],
     [422, 'referral_cycle'],
     [422, 'invalid_ref'],
     [422, 'ref_expired'],

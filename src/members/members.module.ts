@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
+import { MemberGroupsRepository } from './member-groups.repository';
 import { MemberImportRepository } from './member-import.repository';
 import { MemberImportService } from './member-import.service';
 import { MembersAdminController } from './members-admin.controller';
@@ -13,6 +14,7 @@ import { MembersService } from './members.service';
   controllers: [MembersController, MembersAdminController],
   providers: [
     MembersRepository,
+    MemberGroupsRepository,
     ServiceUsersRepository,
     MembersService,
     MemberImportService,

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Actor } from '../common/access/actor';
 import { ValidationFailedError } from '../common/errors/domain-error';
 import { newId } from '../common/ids';
@@ -9,7 +9,9 @@ import { AuditService } from '../audit/audit.service';
 import type { MemberStatusResponse } from './dto/member-status.response';
 import type { UpsertUserDto } from './dto/upsert-user.dto';
 import type { UpsertUserResponse } from './dto/upsert-user.response';
+import { GROUP_DIRECTORY, type GroupChangeReason, type GroupDirectory } from './group-directory';
 import type { MemberEntity } from './member.entity';
+import { MemberGroupsRepository } from './member-groups.repository';
 import { MembersRepository, type TreeMember, type UplineMember } from './members.repository';
 import type { ServiceUserEntity } from './service-user.entity';
 import { isRefExpired, verifyRef } from './signed-ref';
@@ -24,7 +26,7 @@ import {
 } from './member.errors';
 
 /** The network's shapes other features read through this service (the embed tree). */
-export type { TreeMember } from './members.repository';
+export type { TreeMember, UplineMember } from './members.repository';
 
 type MemberFields = Pick<MemberEntity, 'email' | 'emailVerified' | 'vkId' | 'fullName' | 'role'>;
 
@@ -33,9 +35,11 @@ export class MembersService {
   constructor(
     private readonly tx: TransactionHost,
     private readonly members: MembersRepository,
+    private readonly memberGroups: MemberGroupsRepository,
     private readonly serviceUsers: ServiceUsersRepository,
     private readonly audit: AuditService,
     private readonly config: AppConfig,
+    @Inject(GROUP_DIRECTORY) private readonly groups: GroupDirectory,
   ) {}
 
   /**
@@ -50,7 +54,8 @@ export class MembersService {
   ): Promise<UpsertUserResponse> {
     const referrerUserId = this.referrerOf(tenantId, dto, attributionWindowDays);
     return this.tx.transaction(async () => {
-      const answer = await this.upsertMember(tenantId, dto, referrerUserId);
+      const groupId = dto.group && (await this.groups.groupIdBySlug(tenantId, dto.group));
+      const answer = await this.upsertMember(tenantId, dto, referrerUserId, groupId);
       // docs/fraud.md: the member's last seen IP, for the self_referral signal.
       if (dto.client?.ip) {
         await this.members.setLastSeenIp(tenantId, answer.tenant_service_id, dto.client.ip);
@@ -63,6 +68,7 @@ export class MembersService {
     tenantId: string,
     dto: UpsertUserDto,
     referrerUserId: string | undefined,
+    groupId: string | undefined,
   ): Promise<UpsertUserResponse> {
     return this.tx.transaction(async () => {
       if (referrerUserId) await this.members.lockTree(tenantId);
@@ -72,13 +78,13 @@ export class MembersService {
       if (referrerUserId && !referrer) throw new ReferrerNotFoundError(referrerUserId);
 
       const existing = await this.members.findByExternalIdForUpdate(tenantId, dto.external_id);
-      if (existing) return this.updateMember(existing, dto, referrer);
+      if (existing) return this.updateMember(existing, dto, referrer, groupId);
 
-      const created = await this.createMember(tenantId, dto, referrer);
+      const created = await this.createMember(tenantId, dto, referrer, groupId);
       if (created) return created;
       // A concurrent upsert of the same external_id committed first: update that one instead.
       const winner = (await this.members.findByExternalIdForUpdate(tenantId, dto.external_id))!;
-      return this.updateMember(winner, dto, referrer);
+      return this.updateMember(winner, dto, referrer, groupId);
     });
   }
 
@@ -104,6 +110,7 @@ export class MembersService {
     tenantId: string,
     dto: UpsertUserDto,
     referrer: MemberEntity | null,
+    groupId: string | undefined,
   ): Promise<UpsertUserResponse | null> {
     const serviceUser = await this.serviceUserFor(tenantId, dto);
     const id = newId('member');
@@ -122,6 +129,7 @@ export class MembersService {
       depth: referrer ? referrer.depth + 1 : 0,
       rootMemberId: referrer ? referrer.rootMemberId : id,
       isActive: true,
+      groupId,
       claimRequired: true,
       downlineCount: 0,
       deepestDepth: referrer ? referrer.depth + 1 : 0,
@@ -144,6 +152,7 @@ export class MembersService {
     member: MemberEntity,
     dto: UpsertUserDto,
     referrer: MemberEntity | null,
+    groupId: string | undefined,
   ): Promise<UpsertUserResponse> {
     const changes = changedFields(member, {
       email: dto.email,
@@ -166,8 +175,11 @@ export class MembersService {
       referrerInForce = referrer;
     }
 
-    const fieldsChanged = Object.keys(changes).length > 0;
-    if (fieldsChanged) await this.members.update(member, { ...changes, updatedAt: new Date() });
+    const groupChanged = !!groupId && (await this.moveToGroup(member, groupId, 'upsert')) !== null;
+    const fieldsChanged = Object.keys(changes).length > 0 || groupChanged;
+    if (Object.keys(changes).length > 0) {
+      await this.members.update(member, { ...changes, updatedAt: new Date() });
+    }
     const referrerChanged = referrerInForce?.id !== (member.referrerMemberId ?? undefined);
     return {
       tenant_service_id: member.id,
@@ -318,6 +330,54 @@ export class MembersService {
         is_active: member.isActive,
       };
     });
+  }
+
+  /**
+   * Moves the member named by `usr_…` or `mbr_…` to the tenant's group `groupId` (docs/partners.md),
+   * in the caller's transaction; 404 `user_not_found` for an unknown member. A move to the group
+   * the member is in changes nothing and emits nothing. Answers the member and the group it left
+   * (null: it did not move).
+   */
+  async setGroup(
+    tenantId: string,
+    ref: string,
+    groupId: string,
+    reason: GroupChangeReason,
+  ): Promise<{ member: MemberEntity; fromGroupId: string | null }> {
+    const member = await this.members.findByRef(tenantId, ref);
+    if (!member) throw new MemberNotFoundError(ref);
+    return { member, fromGroupId: await this.moveToGroup(member, groupId, reason) };
+  }
+
+  private async moveToGroup(
+    member: MemberEntity,
+    groupId: string,
+    reason: GroupChangeReason,
+  ): Promise<string | null> {
+    const from = await this.memberGroups.setGroup(member.tenantId, member.id, groupId);
+    if (from === null) return null;
+    await this.groups.moved(member.tenantId, {
+      memberId: member.id,
+      serviceUserId: member.serviceUserId,
+      fromGroupId: from,
+      toGroupId: groupId,
+      reason,
+    });
+    return from;
+  }
+
+  /** How many members each of the groups has. */
+  countByGroup(tenantId: string, groupIds: string[]): Promise<Map<string, number>> {
+    return this.memberGroups.countByGroup(tenantId, groupIds);
+  }
+
+  /**
+   * The member and its uplines as `upline` reads them, with the program of the member's group
+   * (null when the group has none), in one statement: the chain is as long as the group's program
+   * has tiers, else `tenantTiers`.
+   */
+  uplineWithGroupProgram(tenantId: string, memberId: string, tenantTiers: number) {
+    return this.memberGroups.uplineWithGroupProgram(tenantId, memberId, tenantTiers);
   }
 }
 

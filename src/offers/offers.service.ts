@@ -76,6 +76,11 @@ export class OffersService {
     return offer;
   }
 
+  /** The offer's own program, or null (it has none, or there is no such offer). */
+  async ownProgram(tenantId: string, offerId: string): Promise<Program | null> {
+    return (await this.offers.find(tenantId, offerId))?.program ?? null;
+  }
+
   /** The program that pays a lead: its offer's own, else the tenant's default (money.md §2). */
   async programFor(tenant: TenantEntity, offerId: string | null): Promise<Program> {
     if (!offerId) return tenant.program;

@@ -80,6 +80,13 @@ export interface EventPayloads {
     bonus_id: string;
     amount_kopecks: number;
   };
+  /** docs/partners.md: a member moved to another group. */
+  'partner.group_changed': {
+    user_id: string;
+    from_group_id: string;
+    to_group_id: string;
+    reason: 'manual' | 'promotion' | 'upsert' | 'import';
+  };
 }
 
 export type EventType = keyof EventPayloads;
@@ -95,6 +102,7 @@ export const EVENT_TYPES = [
   'payout.paid',
   'payout.failed',
   'clawback.created',
+  'partner.group_changed',
 ] as const satisfies readonly EventType[];
 
 export interface EventEnvelope<T extends EventType = EventType> {

@@ -18,9 +18,10 @@ export const EXPORTS = {
     numeric: ['depth', 'downline_count'],
     columns: [...IMPORT_COLUMNS, ...EXPORT_ONLY_COLUMNS],
     sql: `SELECT m.external_id, m.full_name, m.email, m.role, p.external_id, ${iso('m.created_at')},
-                 m.service_user_id, m.id, m.depth, m.downline_count
+                 g.slug, m.service_user_id, m.id, m.depth, m.downline_count
             FROM members m
             LEFT JOIN members p ON p.tenant_id = m.tenant_id AND p.id = m.referrer_member_id
+            JOIN groups g ON g.tenant_id = m.tenant_id AND g.id = m.group_id
            WHERE m.tenant_id = $1 ORDER BY m.depth, m.created_at, m.id`,
   },
   leads: {

@@ -20,6 +20,8 @@ export const IMPORT_COLUMNS = [
   'role',
   'referrer_external_id',
   'joined_at',
+  // docs/partners.md: the slug of the member's group.
+  'group',
 ] as const;
 /** What a members export adds after the import columns: accepted and ignored. */
 export const EXPORT_ONLY_COLUMNS = [
@@ -37,6 +39,7 @@ export type ImportErrorCode =
   | 'referrer_not_found'
   | 'referral_cycle'
   | 'referrer_conflict'
+  | 'group_not_found'
   // Not of a line (`line` 0): the import stopped as a whole (docs/import-export.md, "If the process stops").
   | 'import_interrupted'
   | 'import_failed';
@@ -96,8 +99,13 @@ export function csvFieldsSoFar(parser: object): number {
   return (parser as { state: { record: unknown[] } }).state.record.length;
 }
 
-/** The staging table's columns, in COPY order. */
-export const STAGING_COLUMNS = ['line', 'member_id', 'service_user_id', ...IMPORT_COLUMNS] as const;
+/** The staging table's columns, in COPY order (`group`, a keyword of SQL, as `group_slug`). */
+export const STAGING_COLUMNS = [
+  'line',
+  'member_id',
+  'service_user_id',
+  ...IMPORT_COLUMNS.map((column) => (column === 'group' ? 'group_slug' : column)),
+] as const;
 
 const ISO_8601 =
   /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -107,6 +115,7 @@ const LIMITS: Record<string, number> = {
   full_name: 200,
   email: 254,
   referrer_external_id: 128,
+  group: 63,
 };
 
 /** COPY text format: backslash, tab, newline and carriage return escaped; null as \N. */
@@ -195,7 +204,7 @@ function stagingLine(line: number, values: Record<string, string | null>): strin
     `${line}\t${newId('member')}\t${newId('serviceUser')}\t${copyText(values.external_id ?? null)}\t` +
     `${copyText(values.full_name ?? null)}\t${copyText(values.email ?? null)}\t` +
     `${copyText(values.role ?? null)}\t${copyText(values.referrer_external_id ?? null)}\t` +
-    `${copyText(values.joined_at ?? null)}\n`
+    `${copyText(values.joined_at ?? null)}\t${copyText(values.group ?? null)}\n`
   );
 }
 

@@ -9,6 +9,7 @@ import {
   LostInsertRace,
   type MemberImportService,
 } from '../members/member-import.service';
+import type { GroupsService } from '../groups/groups.service';
 import { INTERRUPTED } from './import-owners';
 import {
   csvToStaging,
@@ -160,6 +161,7 @@ export class ImportRun {
     members: MemberImportService,
     checker: RowChecker,
     onPhase: (phase: ApplyPhase) => void,
+    groups: GroupsService,
   ): Promise<ApplyCounts | undefined> {
     const { client, tenantId, importId } = this;
     try {
@@ -168,6 +170,8 @@ export class ImportRun {
         try {
           this.check();
           await this.imports.begin(client);
+          // docs/partners.md: the groups the file names, once per import.
+          const fileGroups = await groups.forImport(tenantId, this.guarded, stagingTable(importId));
           result = await members.applyStaged(
             this.guarded,
             tenantId,
@@ -178,12 +182,15 @@ export class ImportRun {
               onPhase(phase);
               this.imports.reportPhase(tenantId, importId, phase);
             },
+            fileGroups.staged,
           );
           if (result.ok && checker.stats.errorCount === 0) {
+            const moved = await fileGroups.moved(result.groupMoves);
             // The outcome commits with the members: a process killed at any point before leaves
             // a running import and no member (swept: import_interrupted), never the reverse.
             await this.imports.succeed(client, tenantId, importId, result.counts);
             await this.imports.commit(client);
+            moved();
           } else await this.imports.rollback(client);
         } catch (error) {
           await this.imports.rollback(client).catch(() => undefined);

@@ -88,7 +88,8 @@ export class ImportsRepository {
     await client.query(
       `CREATE UNLOGGED TABLE ${stagingTable(importId)} (line integer NOT NULL,
          member_id text NOT NULL, service_user_id text NOT NULL, external_id text NOT NULL,
-         full_name text, email text, role text, referrer_external_id text, joined_at timestamptz)`,
+         full_name text, email text, role text, referrer_external_id text, joined_at timestamptz,
+         group_slug text)`,
     );
   }
 

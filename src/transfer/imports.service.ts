@@ -9,6 +9,7 @@ import type { Actor, AuditActor } from '../common/access/actor';
 import { newUlid } from '../common/ids';
 import { AuditService } from '../audit/audit.service';
 import { AppConfig } from '../config/app-config';
+import { GroupsService } from '../groups/groups.service';
 import { type ApplyPhase, MemberImportService } from '../members/member-import.service';
 import { ImportOwners } from './import-owners';
 import { ImportRun, type ImportProgress, MAX_IMPORT_ERRORS } from './import-run';
@@ -55,6 +56,7 @@ export class ImportsService implements BeforeApplicationShutdown, OnApplicationS
     private readonly audit: AuditService,
     config: AppConfig,
     private readonly members: MemberImportService,
+    private readonly groups: GroupsService,
   ) {
     this.owners = new ImportOwners(imports, this.logger);
     this.slots = new ImportSlots(config.imports.concurrency, config.imports.tenantConcurrency);
@@ -124,7 +126,7 @@ export class ImportsService implements BeforeApplicationShutdown, OnApplicationS
     if (!run || run.tenantId !== tenantId) throw new Error(`import ${importId} is not staged here`);
     let counts;
     try {
-      counts = await run.apply(this.members, checker, onPhase);
+      counts = await run.apply(this.members, checker, onPhase, this.groups);
     } finally {
       this.active.delete(importId);
       await run.finish();

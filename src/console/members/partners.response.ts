@@ -15,6 +15,8 @@ export class PartnerResponse {
   /** Members below at any depth. @example 12 */ downline_count: number;
   /** @example 4 */ leads_count: number;
   /** @example 120 */ clicks_count: number;
+  /** The partner's group (docs/partners.md). @example "grp_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */
+  group_id: string;
   /** @example "2026-11-21T09:30:00.000Z" */ joined_at: string;
 }
 

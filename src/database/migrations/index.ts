@@ -19,6 +19,7 @@ import { PayoutClaims1795780000000 } from './1795780000000-PayoutClaims';
 import { MemberApprovedBonuses1795790000000 } from './1795790000000-MemberApprovedBonuses';
 import { TenantMoneyBudget1795791320000 } from './1795791320000-TenantMoneyBudget';
 import { LeadsAnonymous1795791330000 } from './1795791330000-LeadsAnonymous';
+import { Groups1795791400000 } from './1795791400000-Groups';
 
 /** Every migration in order; listed so the app, CLI and tests need no file globbing. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   MemberApprovedBonuses1795790000000,
   TenantMoneyBudget1795791320000,
   LeadsAnonymous1795791330000,
+  Groups1795791400000,
 ];

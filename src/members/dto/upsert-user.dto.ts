@@ -61,6 +61,13 @@ export class UpsertUserDto {
    */
   @Optional() @IsString() @Length(1, 1024) signed_ref?: string;
 
+  /**
+   * The slug of the partner group the member belongs to (docs/partners.md): a new member joins
+   * it, an existing one moves to it. Omitted: new members join `default`, others stay. An unknown
+   * slug is 404 group_not_found. @example "bloggers"
+   */
+  @Optional() @IsString() @Length(1, 63) group?: string;
+
   /** The user's browser (docs/fraud.md): `client.ip` is kept as the member's last seen IP. */
   @Optional() @ValidateNested() @Type(() => ClientHintsDto) @IsObject() client?: ClientHintsDto;
 }

@@ -57,7 +57,7 @@ describe('exports', () => {
     expect(exported.status).toBe(200);
     expect(exported.type).toMatch(/^text\/csv; charset=utf-8/);
     expect(exported.text.split('\r\n')[0]).toBe(
-      'external_id,full_name,email,role,referrer_external_id,joined_at,' +
+      'external_id,full_name,email,role,referrer_external_id,joined_at,group,' +
         'service_user_id,tenant_service_id,depth,downline_count',
     );
     expect(exported.text.endsWith('\r\n')).toBe(true);

@@ -22,6 +22,7 @@ export interface World {
   member: { usr: string; mbr: string };
   spareMember: { usr: string; mbr: string };
   offerId: string;
+  groupId: string;
   leadId: string;
   convertedLeadId: string;
   conversionId: string;
@@ -105,6 +106,14 @@ export async function buildWorld(t: TestApp, http: () => TestAgent, name: string
     201,
     'offer',
   ).offer_id as string;
+  const groupId = must(
+    await http()
+      .post(`${base}/groups`)
+      .set(admin)
+      .send({ slug: 'fuzz-group', name: person('Group') }),
+    201,
+    'group',
+  ).group_id as string;
   const lead = async () =>
     must(
       await http()
@@ -166,6 +175,7 @@ export async function buildWorld(t: TestApp, http: () => TestAgent, name: string
     member,
     spareMember,
     offerId,
+    groupId,
     leadId,
     convertedLeadId,
     conversionId: conversion.conversion_id as string,
@@ -199,6 +209,7 @@ export function idsOf(w: World): string[] {
     w.member.usr,
     w.member.mbr,
     w.offerId,
+    w.groupId,
     w.leadId,
     w.convertedLeadId,
     w.conversionId,
@@ -230,6 +241,8 @@ export function idFor(w: World, name: string, path: string): string | undefined 
       return path.endsWith('/reject') ? w.bonusIds[1] : w.bonusIds[0];
     case 'offer_id':
       return w.offerId;
+    case 'group_id':
+      return w.groupId;
     case 'event_id':
       return w.eventId;
     case 'key_id':
