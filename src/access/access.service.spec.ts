@@ -1,4 +1,3 @@
-import { Controller, Get } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { createHash } from 'node:crypto';
 import { DomainError } from '../common/errors/domain-error';
@@ -424,41 +423,5 @@ describe('route declarations', () => {
     expect(await call({}, route(Public()))).toEqual({});
     await call({}, route(Public(), limited('signin_code')));
     expect(counted).toEqual(['signin_code:203.0.113.9:30']);
-  });
-
-  it('a page of /org without its policy does not start; an organisation page needs its role', () => {
-    const at = (
-      base: string,
-      path: string,
-      ...decorators: (ClassDecorator & MethodDecorator)[]
-    ) => {
-      @Controller(base)
-      class Pages {
-        @Get(path)
-        handler() {}
-      }
-      for (const decorate of decorators) {
-        const descriptor = Object.getOwnPropertyDescriptor(Pages.prototype, 'handler')!;
-        decorate(Pages.prototype, 'handler', descriptor);
-      }
-      return () => routeAccess(Pages, Pages.prototype.handler);
-    };
-    const role = /Pages\.handler: an organisation's page needs its role: @OrgView\(\)/;
-    expect(at('org/:slug/things', '')).toThrow(role);
-    expect(at('org/:slug', ':id', Public())).toThrow(role);
-    expect(at('org/:slug', '', Admin('viewer'))).toThrow(role);
-    expect(at('org', 'sign-in')).toThrow(/Pages\.handler: a page of \/org needs a policy/);
-    expect(at('org/:slug/things', '', OrgSession('viewer'))().policy).toEqual({
-      kind: 'org-page',
-      role: 'viewer',
-    });
-    expect(at('org', 'sign-in', Public())().policy).toEqual({ kind: 'public' });
-    expect(at('organisations', '')().policy).toBeUndefined();
-  });
-
-  it('a Federation or Embed route without its rate limit (README "Configuration") does not start', () => {
-    expect(() => route(TenantKey())).toThrow(/needs @RateLimit\('federation'\)/);
-    expect(() => route(EmbedOrigin())).toThrow(/needs @RateLimit\('embed'\)/);
-    expect(() => route(EmbedBearer(), limited('lead_form'))).toThrow(/needs @RateLimit\('embed'\)/);
   });
 });

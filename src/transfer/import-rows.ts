@@ -4,7 +4,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { restoreCsvCell } from '../common/csv/csv';
 import { MAX_LISTED_ERRORS } from '../common/errors/domain-error';
 import { textProblem } from '../common/http/hostile-input';
-import { newId } from '../common/ids';
+import { Batcher, stagingLine } from './staging-text';
 import { MEMBER_ROLES } from '../members/member.entity';
 import {
   ImportLineRefusedError,
@@ -118,17 +118,6 @@ const LIMITS: Record<string, number> = {
   group: 63,
 };
 
-/** COPY text format: backslash, tab, newline and carriage return escaped; null as \N. */
-function copyText(value: string | null): string {
-  if (value === null) return '\\N';
-  if (!/[\\\t\n\r]/.test(value)) return value;
-  return value
-    .replace(/\\/g, '\\\\')
-    .replace(/\t/g, '\\t')
-    .replace(/\n/g, '\\n')
-    .replace(/\r/g, '\\r');
-}
-
 export interface ParseStats {
   rows: number;
   bytes: number;
@@ -196,34 +185,6 @@ export class RowChecker {
       return stagingLine(line, { external_id: externalId });
     }
     return stagingLine(line, values);
-  }
-}
-
-function stagingLine(line: number, values: Record<string, string | null>): string {
-  return (
-    `${line}\t${newId('member')}\t${newId('serviceUser')}\t${copyText(values.external_id ?? null)}\t` +
-    `${copyText(values.full_name ?? null)}\t${copyText(values.email ?? null)}\t` +
-    `${copyText(values.role ?? null)}\t${copyText(values.referrer_external_id ?? null)}\t` +
-    `${copyText(values.joined_at ?? null)}\t${copyText(values.group ?? null)}\n`
-  );
-}
-
-/** Batches staging lines into chunks of about 256 KiB, for fewer, larger COPY writes. */
-class Batcher {
-  private parts: string[] = [];
-  private size = 0;
-  constructor(private readonly push: (chunk: string) => void) {}
-  add(text: string): void {
-    if (!text) return;
-    this.parts.push(text);
-    this.size += text.length;
-    if (this.size >= 262144) this.flush();
-  }
-  flush(): void {
-    if (!this.parts.length) return;
-    this.push(this.parts.join(''));
-    this.parts = [];
-    this.size = 0;
   }
 }
 

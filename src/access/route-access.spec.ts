@@ -1,0 +1,60 @@
+import { Controller, Get } from '@nestjs/common';
+import {
+  Admin,
+  EmbedBearer,
+  EmbedOrigin,
+  OrgSession,
+  Public,
+  TenantKey,
+} from '../common/access/access.decorators';
+import { RateLimit, type RateLimitName } from './rate-limits';
+import { routeAccess, type RouteAccess } from './route-access';
+
+/** What a route must declare for the service to start (route-access.ts). */
+function route(...decorators: MethodDecorator[]): RouteAccess {
+  class Controller {
+    handler() {}
+  }
+  const descriptor = Object.getOwnPropertyDescriptor(Controller.prototype, 'handler')!;
+  for (const decorate of decorators) decorate(Controller.prototype, 'handler', descriptor);
+  return routeAccess(Controller, Controller.prototype.handler);
+}
+const limited = (...names: RateLimitName[]) => RateLimit(...names) as MethodDecorator;
+
+describe('route declarations at start-up', () => {
+  it('a page of /org without its policy does not start; an organisation page needs its role', () => {
+    const at = (
+      base: string,
+      path: string,
+      ...decorators: (ClassDecorator & MethodDecorator)[]
+    ) => {
+      @Controller(base)
+      class Pages {
+        @Get(path)
+        handler() {}
+      }
+      for (const decorate of decorators) {
+        const descriptor = Object.getOwnPropertyDescriptor(Pages.prototype, 'handler')!;
+        decorate(Pages.prototype, 'handler', descriptor);
+      }
+      return () => routeAccess(Pages, Pages.prototype.handler);
+    };
+    const role = /Pages\.handler: an organisation's page needs its role: @OrgView\(\)/;
+    expect(at('org/:slug/things', '')).toThrow(role);
+    expect(at('org/:slug', ':id', Public())).toThrow(role);
+    expect(at('org/:slug', '', Admin('viewer'))).toThrow(role);
+    expect(at('org', 'sign-in')).toThrow(/Pages\.handler: a page of \/org needs a policy/);
+    expect(at('org/:slug/things', '', OrgSession('viewer'))().policy).toEqual({
+      kind: 'org-page',
+      role: 'viewer',
+    });
+    expect(at('org', 'sign-in', Public())().policy).toEqual({ kind: 'public' });
+    expect(at('organisations', '')().policy).toBeUndefined();
+  });
+
+  it('a Federation or Embed route without its rate limit (README "Configuration") does not start', () => {
+    expect(() => route(TenantKey())).toThrow(/needs @RateLimit\('federation'\)/);
+    expect(() => route(EmbedOrigin())).toThrow(/needs @RateLimit\('embed'\)/);
+    expect(() => route(EmbedBearer(), limited('lead_form'))).toThrow(/needs @RateLimit\('embed'\)/);
+  });
+});
