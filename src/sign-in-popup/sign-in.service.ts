@@ -4,7 +4,7 @@ import { newId, sha256Hex } from '../common/ids';
 import { Retention } from '../housekeeping/retention.decorator';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { MembersService } from '../members/members.service';
-import { MailerService } from './mailer.service';
+import { MailerService } from '../mail/mailer.service';
 import type { SessionEntity } from './session.entity';
 import { SignInRepository } from './sign-in.repository';
 

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { AppConfig } from '../config/app-config';
 
-/** Sign-in mail over SMTP (SMTP_URL); outside production without SMTP_URL, into the log. */
+/** Mail over SMTP (SMTP_URL); outside production without SMTP_URL, into the log. */
 @Injectable()
 export class MailerService {
   private readonly logger = new Logger(MailerService.name);
