@@ -23,6 +23,8 @@ export class ConversionEntity {
   @Column({ type: 'inet', name: 'client_ip', nullable: true }) clientIp?: string | null;
   @Column({ type: 'text', name: 'client_user_agent', nullable: true })
   clientUserAgent?: string | null;
+  /** docs/money.md §2: why the conversion paid nothing (past the program's last phase). */
+  @Column({ type: 'text', name: 'reward_note', nullable: true }) rewardNote?: string | null;
 
   @ManyToOne(() => TenantEntity)
   @JoinColumn({ name: 'tenant_id', foreignKeyConstraintName: 'fk_conversions_tenant' })

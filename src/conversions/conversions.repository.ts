@@ -36,6 +36,19 @@ export class ConversionsRepository {
     return row ? this.rows.from(row) : null;
   }
 
+  /**
+   * When the lead's conversions were registered, oldest first, reversed ones included (the phase
+   * of the next one depends on them, docs/money.md §2).
+   */
+  async registrationTimes(tenantId: string, leadId: string): Promise<Date[]> {
+    const rows = await this.tx.select<{ created_at: Date }>(
+      `SELECT created_at FROM conversions WHERE tenant_id = $1 AND lead_id = $2
+        ORDER BY created_at, id`,
+      [tenantId, leadId],
+    );
+    return rows.map((row) => row.created_at);
+  }
+
   /** Serialises registrations of one order in the tenant until the transaction ends. */
   async lockOrder(tenantId: string, externalOrderId: string): Promise<void> {
     await this.tx.manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [

@@ -16,6 +16,7 @@ import type { TenantEntity } from '../tenants/tenant.entity';
 import { MembersService } from '../members/members.service';
 import { cascade, type CascadeShare, tierIndex } from './cascade';
 import { ConversionAttribution } from './conversion-attribution';
+import { pastLastPhaseNote, phaseOf } from './phases';
 import type { ConversionEntity } from './conversion.entity';
 import {
   AlreadyReversedError,
@@ -68,7 +69,7 @@ export class ConversionsService {
           dto.external_order_id,
         );
         if (existing) return this.replayAttributed(existing, dto, attribution.referrerUserId);
-        lead = await this.leads.createLead(
+        lead = await this.leads.customerLead(
           tenant,
           attribution.lead,
           attribution.source,
@@ -84,8 +85,13 @@ export class ConversionsService {
         this.leads.assertConvertible(lead);
       }
 
-      const { program, shares } = await this.shares(tenant, lead, dto.amount_kopecks);
       const now = new Date();
+      const { program, shares, rewardNote } = await this.shares(
+        tenant,
+        lead,
+        dto.amount_kopecks,
+        now,
+      );
       const signals = mergeSignals(
         lead.riskSignals ?? [],
         await this.fraud.onConversion(tenant, {
@@ -110,6 +116,7 @@ export class ConversionsService {
         createdAt: now,
         clientIp: dto.client?.ip ?? null,
         clientUserAgent: dto.client?.user_agent ?? null,
+        rewardNote,
       };
       if (!(await this.conversions.insertIfNew(conversion))) {
         const winner = await this.conversions.findByExternalOrderId(
@@ -176,7 +183,7 @@ export class ConversionsService {
     dto: PreviewConversionDto,
   ): Promise<ConversionPreviewResponse> {
     const lead = await this.leads.getConvertible(tenant.id, dto.lead_id);
-    const { shares } = await this.shares(tenant, lead, dto.amount_kopecks);
+    const { shares, rewardNote } = await this.shares(tenant, lead, dto.amount_kopecks, new Date());
     return {
       lead_id: lead.id,
       amount_kopecks: dto.amount_kopecks,
@@ -186,6 +193,7 @@ export class ConversionsService {
         amount_kopecks: s.amountKopecks,
         tier: s.tier,
       })),
+      ...(rewardNote ? { reward_note: rewardNote } : {}),
     };
   }
 
@@ -244,19 +252,28 @@ export class ConversionsService {
 
   /**
    * The program that pays the lead (docs/partners.md, "Which program pays": chosen once, by the
-   * referrer) and its cascade over the lead's chain.
+   * referrer), the phase of it that pays a conversion registered `at` (docs/money.md §2), and its
+   * cascade over the lead's chain. Past a last phase with a limit: no shares, and the note why.
    */
   private async shares(
     tenant: TenantEntity,
     lead: LeadEntity,
     amountKopecks: number,
-  ): Promise<{ program: Program; shares: CascadeShare[] }> {
+    at: Date,
+  ): Promise<{ program: Program; shares: CascadeShare[]; rewardNote: string | null }> {
     const { program, chain } = await this.groups.conversionProgram(
       tenant,
       lead.offerId,
       lead.referrerMemberId,
     );
-    return { program, shares: cascade(amountKopecks, program.tiers, chain) };
+    let tiers = program.tiers;
+    if (program.phases) {
+      const earlier = await this.conversions.registrationTimes(tenant.id, lead.id);
+      const choice = phaseOf(program.phases, earlier, at);
+      if (!choice) return { program, shares: [], rewardNote: pastLastPhaseNote(program.phases) };
+      tiers = choice.phase.tiers;
+    }
+    return { program, shares: cascade(amountKopecks, tiers!, chain), rewardNote: null };
   }
 
   /** The same order again: the first conversion if it matches, else 409. */
@@ -298,5 +315,6 @@ function toConversionResponse(
       tier: b.tier!,
       bonus_id: b.id,
     })),
+    ...(conversion.rewardNote ? { reward_note: conversion.rewardNote } : {}),
   };
 }

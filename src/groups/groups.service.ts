@@ -11,7 +11,7 @@ import { GROUP_MOVES_TABLE, type StagedGroups } from '../members/member-import.s
 import { MembersService, type UplineMember } from '../members/members.service';
 import { EventsService } from '../outbox/events.service';
 import { OffersService } from '../offers/offers.service';
-import { type Program, withProgramDefaults } from '../tenants/program';
+import { maxTierCount, type Program, withProgramDefaults } from '../tenants/program';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import type { CreateGroupDto, UpdateGroupDto } from './dto/group-requests.dto';
 import type { GroupListResponse, GroupResponse, MemberGroupResponse } from './dto/group.response';
@@ -174,14 +174,14 @@ export class GroupsService {
       const chain = await this.members.upline(
         tenant.id,
         referrerMemberId,
-        offerProgram.tiers.length,
+        maxTierCount(offerProgram),
       );
       return { program: offerProgram, chain };
     }
     const { groupProgram, chain } = await this.members.uplineWithGroupProgram(
       tenant.id,
       referrerMemberId,
-      tenant.program.tiers.length,
+      maxTierCount(tenant.program),
     );
     return { program: (groupProgram as Program | null) ?? tenant.program, chain };
   }

@@ -88,6 +88,37 @@ export class LeadsRepository {
     return row ? this.rows.from(row) : null;
   }
 
+  /** Serialises the first orders of one customer of one partner until the transaction ends. */
+  async lockCustomerKey(tenantId: string, referrerUserId: string, key: string): Promise<void> {
+    await this.tx.manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
+      `customer:${tenantId}:${referrerUserId}:${key}`,
+    ]);
+  }
+
+  /**
+   * The partner's oldest lead of this customer that may still convert, locked: matched by the
+   * customer's external id when one is given, else by email (docs/money.md §2, "Phases": a
+   * customer's renewals are one lead's conversions).
+   */
+  async lockCustomerLead(
+    tenantId: string,
+    referrerUserId: string,
+    customer: { externalId?: string; email?: string },
+  ): Promise<LeadEntity | null> {
+    const match =
+      customer.externalId !== undefined
+        ? `l.metadata ->> 'customer_external_id' = $3`
+        : `l.contact_email IS NOT NULL AND lower(l.contact_email) = lower($3)`;
+    const [row] = await this.tx.select(
+      `SELECT ${this.rows.select('l')} FROM leads l
+        WHERE l.tenant_id = $1 AND ${match} AND l.referrer_user_id = $2
+          AND l.status <> 'rejected'
+        ORDER BY l.created_at, l.id LIMIT 1 FOR UPDATE`,
+      [tenantId, referrerUserId, customer.externalId ?? customer.email],
+    );
+    return row ? this.rows.from(row) : null;
+  }
+
   /** Moves the lead to `to` only from one of `from`; `false` when it was in another status. */
   async transition(
     tenantId: string,

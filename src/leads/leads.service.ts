@@ -172,6 +172,37 @@ export class LeadsService {
   }
 
   /**
+   * For a conversion registered by promo code or ref, in its transaction: the partner's lead of
+   * this customer (by `customer_external_id`, else email), locked, or a new one. A customer's
+   * renewals are then one lead's conversions and advance its program's phases (docs/money.md §2).
+   * A lock on the customer key makes two first orders of one customer at once make one lead.
+   */
+  async customerLead(
+    tenant: TenantEntity,
+    dto: CreateLeadDto,
+    source: LeadSource,
+    clickedAt: Date | null,
+  ): Promise<LeadEntity> {
+    const externalId = dto.metadata?.customer_external_id;
+    const customer =
+      typeof externalId === 'string'
+        ? { externalId }
+        : dto.contact.email
+          ? { email: dto.contact.email }
+          : undefined;
+    if (customer) {
+      await this.leads.lockCustomerKey(
+        tenant.id,
+        dto.referrer_user_id,
+        customer.externalId ?? customer.email.toLowerCase(),
+      );
+      const lead = await this.leads.lockCustomerLead(tenant.id, dto.referrer_user_id, customer);
+      if (lead) return lead;
+    }
+    return this.createLead(tenant, dto, source, clickedAt);
+  }
+
+  /**
    * For a conversion, in its transaction: locks the lead, so conversions of one lead go one at a
    * time. Whether it may convert is `assertConvertible`'s question (a repeated order is answered
    * first, whatever the lead's status now).

@@ -13,7 +13,7 @@ export class MemberGroupsRepository {
   /**
    * The upline of `upline` (at most as many members as the paying program has tiers) and, in the
    * same statement, the program of the first member's group (null: the group has none). The
-   * chain is as long as that program's tiers, else `tenantTiers` (docs/partners.md, "Which
+   * chain is as long as that program's tiers (the most of any of its phases), else `tenantTiers` (docs/partners.md, "Which
    * program pays"): one round trip, as the upline alone was.
    */
   async uplineWithGroupProgram(
@@ -28,7 +28,11 @@ export class MemberGroupsRepository {
       program: unknown;
     }[] = await this.tx.manager.query(
       `WITH RECURSIVE paying AS (
-         SELECT g.program FROM members m
+         SELECT g.program,
+                coalesce(jsonb_array_length(g.program -> 'tiers'),
+                         (SELECT max(jsonb_array_length(p -> 'tiers'))
+                            FROM jsonb_array_elements(g.program -> 'phases') p)) AS depth
+           FROM members m
            JOIN groups g ON g.tenant_id = m.tenant_id AND g.id = m.group_id
           WHERE m.tenant_id = $1 AND m.id = $2),
        chain AS (
@@ -38,7 +42,7 @@ export class MemberGroupsRepository {
          SELECT m.id, m.service_user_id, m.is_active, m.referrer_member_id, chain.position + 1
            FROM chain JOIN members m ON m.tenant_id = $1 AND m.id = chain.referrer_member_id
           WHERE chain.position <
-                coalesce((SELECT jsonb_array_length(program -> 'tiers') FROM paying), $3))
+                coalesce((SELECT depth FROM paying), $3))
        SELECT id, service_user_id, is_active, (SELECT program FROM paying) AS program
          FROM chain ORDER BY position`,
       [tenantId, memberId, tenantTiers],

@@ -4,6 +4,9 @@ import {
   MAX_UPLINE_TIERS,
   type ProgramTier,
   tierErrors,
+  phaseErrors,
+  programPhases,
+  maxTierCount,
   tierName,
   withProgramDefaults,
 } from './program';
@@ -26,7 +29,7 @@ describe('tierName', () => {
 
 describe('tierErrors', () => {
   it('accepts the default program', () => {
-    expect(tierErrors(DEFAULT_PROGRAM.tiers)).toEqual([]);
+    expect(tierErrors(DEFAULT_PROGRAM.tiers!)).toEqual([]);
   });
 
   it('accepts referrer alone, fixed amounts, and percentages adding up to exactly 10000', () => {
@@ -226,7 +229,7 @@ describe('withProgramDefaults', () => {
         { tier: 'upline_1', fixed_kopecks: 5000 },
       ],
     });
-    expect(program.tiers.map((t) => Object.keys(t).sort())).toEqual([
+    expect(program.tiers!.map((t) => Object.keys(t).sort())).toEqual([
       ['percent_bp', 'tier'],
       ['fixed_kopecks', 'tier'],
     ]);
@@ -234,12 +237,63 @@ describe('withProgramDefaults', () => {
 
   it('returns a fresh program: changing it never changes the defaults', () => {
     const program = withProgramDefaults();
-    program.tiers.push({ tier: 'upline_2', percent_bp: 1 });
-    (program.tiers[0] as { percent_bp: number }).percent_bp = 1;
+    program.tiers!.push({ tier: 'upline_2', percent_bp: 1 });
+    (program.tiers![0] as { percent_bp: number }).percent_bp = 1;
     expect(DEFAULT_PROGRAM.tiers).toEqual([
       { tier: 'referrer', percent_bp: 1000 },
       { tier: 'upline_1', percent_bp: 300 },
     ]);
     expect(withProgramDefaults().tiers).toHaveLength(2);
+  });
+});
+
+describe('phases', () => {
+  const phase = (extra: object, percent = 1000) => ({
+    ...extra,
+    tiers: [{ tier: 'referrer', percent_bp: percent }],
+  });
+
+  it('accepts "25 % for 12 months, then 10 %" and keeps it as given, without tiers', () => {
+    const phases = [phase({ months: 12 }, 2500), phase({})];
+    expect(phaseErrors(phases)).toEqual([]);
+    const program = withProgramDefaults({ phases });
+    expect(program).toEqual({ lead_bonus_kopecks: 0, phases, grace_period_hours: 336 });
+    expect('tiers' in program).toBe(false);
+    expect(programPhases(program)).toBe(program.phases);
+    expect(programPhases(withProgramDefaults())).toEqual([{ tiers: DEFAULT_PROGRAM.tiers }]);
+  });
+
+  it('needs a limit on every phase but the last, at most one limit per phase, and valid tiers', () => {
+    expect(phaseErrors([])).toEqual([{ field: 'program.phases', message: expect.any(String) }]);
+    expect(phaseErrors([phase({}), phase({})])).toEqual([
+      { field: 'program.phases.0', message: expect.stringContaining('months or conversions') },
+    ]);
+    expect(phaseErrors([phase({ months: 1, conversions: 2 })])).toEqual([
+      { field: 'program.phases.0', message: expect.stringContaining('at most one') },
+    ]);
+    expect(phaseErrors([phase({ months: 0 })], 'phases')).toEqual([
+      { field: 'phases.0.months', message: expect.any(String) },
+    ]);
+    expect(phaseErrors([phase({ conversions: 3 }, 10001)], 'phases')).toContainEqual({
+      field: 'phases.0.tiers',
+      message: expect.stringContaining('10000'),
+    });
+  });
+
+  it('looks as far up the chain as the phase with the most tiers', () => {
+    const program = withProgramDefaults({
+      phases: [
+        { months: 1, tiers: [{ tier: 'referrer', percent_bp: 1000 }] },
+        {
+          tiers: [
+            { tier: 'referrer', percent_bp: 500 },
+            { tier: 'upline_1', percent_bp: 200 },
+            { tier: 'upline_2', percent_bp: 100 },
+          ],
+        },
+      ],
+    });
+    expect(maxTierCount(program)).toBe(3);
+    expect(maxTierCount(withProgramDefaults())).toBe(2);
   });
 });

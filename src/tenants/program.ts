@@ -5,12 +5,27 @@ export type ProgramTier =
   | { tier: string; percent_bp: number; fixed_kopecks?: never }
   | { tier: string; fixed_kopecks: number; percent_bp?: never };
 
-/** The commission plan of docs/money.md §2, stored as the API shows it. */
-export interface Program {
-  lead_bonus_kopecks: number;
+/**
+ * One phase of a phased program (docs/money.md §2, "Phases"): it pays its tiers for `months`
+ * calendar months or for `conversions` conversions of the lead; a last phase with neither lasts
+ * for ever.
+ */
+export interface ProgramPhase {
+  months?: number;
+  conversions?: number;
   tiers: ProgramTier[];
-  grace_period_hours: number;
 }
+
+/**
+ * The commission plan of docs/money.md §2, stored as the API shows it: `tiers` (one phase for ever)
+ * or `phases`, never both.
+ */
+export type Program = {
+  lead_bonus_kopecks: number;
+  grace_period_hours: number;
+} & ({ tiers: ProgramTier[]; phases?: never } | { phases: ProgramPhase[]; tiers?: never });
+
+export const MAX_PHASES = 12;
 
 export const MAX_UPLINE_TIERS = 20;
 
@@ -22,6 +37,16 @@ export const DEFAULT_PROGRAM: Program = Object.freeze({
   ],
   grace_period_hours: 336,
 });
+
+/** The phases a program pays by: a program of `tiers` alone is one phase for ever. */
+export function programPhases(program: Program): readonly ProgramPhase[] {
+  return program.phases ?? [{ tiers: program.tiers }];
+}
+
+/** The most tiers any phase pays: how far up the chain a conversion may need to look. */
+export function maxTierCount(program: Program): number {
+  return Math.max(...programPhases(program).map((phase) => phase.tiers.length));
+}
 
 /** The name of the tier at chain position `index` (0 is the lead's referrer). */
 export function tierName(index: number): string {
@@ -68,22 +93,81 @@ export function tierErrors(
   return errors;
 }
 
-/** A program as a caller may send it: every field optional. */
+/**
+ * The rules of docs/money.md §2, "Phases": at least one and at most 12; every phase but the last
+ * has exactly one of `months` and `conversions`, the last at most one; each phase's tiers obey
+ * `tierErrors`.
+ */
+export function phaseErrors(
+  phases: readonly Partial<ProgramPhase>[],
+  field = 'program.phases',
+): FieldError[] {
+  const errors: FieldError[] = [];
+  if (phases.length === 0) errors.push({ field, message: 'must have at least one phase' });
+  if (phases.length > MAX_PHASES) {
+    errors.push({ field, message: `must have at most ${MAX_PHASES} phases` });
+  }
+  phases.forEach((phase, index) => {
+    const at = `${field}.${index}`;
+    if (typeof phase !== 'object' || phase === null) {
+      errors.push({ field: at, message: 'must be an object' });
+      return;
+    }
+    const limits = (['months', 'conversions'] as const).filter(
+      (key) => phase[key] !== undefined && phase[key] !== null,
+    );
+    if (limits.length > 1) {
+      errors.push({ field: at, message: 'must have at most one of months and conversions' });
+    } else if (limits.length === 0 && index < phases.length - 1) {
+      errors.push({
+        field: at,
+        message: 'must have months or conversions (only the last phase may last for ever)',
+      });
+    }
+    for (const key of limits) {
+      const value = phase[key];
+      if (!Number.isInteger(value) || value! < 1 || value! > 100_000) {
+        errors.push({ field: `${at}.${key}`, message: 'must be a whole number from 1 to 100000' });
+      }
+    }
+    if (!Array.isArray(phase.tiers)) {
+      errors.push({ field: `${at}.tiers`, message: 'must be an array' });
+    } else {
+      errors.push(...tierErrors(phase.tiers, `${at}.tiers`));
+    }
+  });
+  return errors;
+}
+
+type TierInput = { tier: string; percent_bp?: number; fixed_kopecks?: number };
+
+/** A program as a caller may send it: every field optional; `tiers` or `phases`, not both. */
 export interface ProgramInput {
   lead_bonus_kopecks?: number;
-  tiers?: { tier: string; percent_bp?: number; fixed_kopecks?: number }[];
+  tiers?: TierInput[];
+  phases?: { months?: number; conversions?: number; tiers: TierInput[] }[];
   grace_period_hours?: number;
 }
 
+const toTiers = (tiers: readonly TierInput[]): ProgramTier[] =>
+  tiers.map((t) =>
+    t.percent_bp !== undefined && t.percent_bp !== null
+      ? { tier: t.tier, percent_bp: t.percent_bp }
+      : { tier: t.tier, fixed_kopecks: t.fixed_kopecks! },
+  );
+
 /** A complete program from what a caller sent: omitted fields take docs/money.md §2's defaults. */
 export function withProgramDefaults(input?: ProgramInput): Program {
-  return {
-    lead_bonus_kopecks: input?.lead_bonus_kopecks ?? DEFAULT_PROGRAM.lead_bonus_kopecks,
-    tiers: (input?.tiers ?? (DEFAULT_PROGRAM.tiers as ProgramInput['tiers'])!).map((t) =>
-      t.percent_bp !== undefined && t.percent_bp !== null
-        ? { tier: t.tier, percent_bp: t.percent_bp }
-        : { tier: t.tier, fixed_kopecks: t.fixed_kopecks! },
-    ),
-    grace_period_hours: input?.grace_period_hours ?? DEFAULT_PROGRAM.grace_period_hours,
-  };
+  const lead_bonus_kopecks = input?.lead_bonus_kopecks ?? DEFAULT_PROGRAM.lead_bonus_kopecks;
+  const grace_period_hours = input?.grace_period_hours ?? DEFAULT_PROGRAM.grace_period_hours;
+  if (input?.phases) {
+    const phases = input.phases.map((phase) => ({
+      ...(phase.months != null ? { months: phase.months } : {}),
+      ...(phase.conversions != null ? { conversions: phase.conversions } : {}),
+      tiers: toTiers(phase.tiers),
+    }));
+    return { lead_bonus_kopecks, phases, grace_period_hours };
+  }
+  const tiers = toTiers(input?.tiers ?? DEFAULT_PROGRAM.tiers!);
+  return { lead_bonus_kopecks, tiers, grace_period_hours };
 }

@@ -49,7 +49,7 @@ export class ProgramPagesController {
     const values = { ...formValues(program, DEFAULT_PREVIEW_KOPECKS), amount: given ?? '' };
     if (!given) values.amount = moneyText(DEFAULT_PREVIEW_KOPECKS);
     return this.render(ctx, offers, offer, !!offer && !offer.program, values, {
-      notice: query.notice,
+      notice: query.notice ?? (program.phases ? 'phased' : undefined),
       error: query.offer && !offer ? `No offer "${query.offer}".` : query.error,
     });
   }
@@ -115,7 +115,10 @@ export class ProgramPagesController {
     const parsed = errors.length ? undefined : programFromValues(values, FORM_ERRORS[ctx.fmt.lang]);
     const preview =
       parsed && !('errors' in parsed)
-        ? { rows: previewCascade(parsed.program, parsed.amount), amount_kopecks: parsed.amount }
+        ? {
+            rows: previewCascade(parsed.program.tiers, parsed.amount),
+            amount_kopecks: parsed.amount,
+          }
         : undefined;
     const shownErrors = errors.length ? errors : parsed && 'errors' in parsed ? parsed.errors : [];
     return programPage(

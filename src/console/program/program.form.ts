@@ -3,6 +3,7 @@ import type { FieldError } from '../../common/errors/domain-error';
 import {
   MAX_UPLINE_TIERS,
   type Program,
+  programPhases,
   type ProgramTier,
   tierErrors,
   tierName,
@@ -45,12 +46,14 @@ export const percentText = (bp: number) => String(bp / 100);
 
 /** The form of a stored program, with `spare` empty tier rows to add more (up to 21). */
 export function formValues(program: Program, amountKopecks: number, spare = 2): ProgramFormValues {
-  const rows = program.tiers.map((t) =>
+  // A phased program shows its first phase (the page says so: docs/console.md).
+  const tiers = programPhases(program)[0].tiers;
+  const rows = tiers.map((t) =>
     t.percent_bp !== undefined
       ? { percent: percentText(t.percent_bp), fixed: '' }
       : { percent: '', fixed: moneyText(t.fixed_kopecks) },
   );
-  while (rows.length < Math.min(program.tiers.length + spare, MAX_UPLINE_TIERS + 1)) {
+  while (rows.length < Math.min(tiers.length + spare, MAX_UPLINE_TIERS + 1)) {
     rows.push({ percent: '', fixed: '' });
   }
   return {
@@ -122,7 +125,7 @@ export function valuesFromBody(body: Record<string, unknown>): ProgramFormValues
 export function programFromValues(
   v: ProgramFormValues,
   e: FormErrorTexts = FORM_ERRORS.en,
-): { program: Program; amount: number } | { errors: FieldError[] } {
+): { program: Program & { tiers: ProgramTier[] }; amount: number } | { errors: FieldError[] } {
   const errors: FieldError[] = [];
   const leadBonus = parseMoney(v.lead_bonus || '0');
   if (leadBonus === undefined) errors.push({ field: e.leadBonus, message: e.money });
@@ -182,14 +185,10 @@ export interface PreviewRow {
  * What each tier earns for a conversion of `amountKopecks` when every tier's member exists and is
  * active: the dry run's own cascade (src/conversions/cascade.ts) over a full chain.
  */
-export function previewCascade(program: Program, amountKopecks: number): PreviewRow[] {
-  const chain = program.tiers.map((_, i) => ({
-    id: `m${i}`,
-    serviceUserId: `u${i}`,
-    isActive: true,
-  }));
+export function previewCascade(tiers: readonly ProgramTier[], amountKopecks: number): PreviewRow[] {
+  const chain = tiers.map((_, i) => ({ id: `m${i}`, serviceUserId: `u${i}`, isActive: true }));
   const shares = new Map(
-    cascade(amountKopecks, program.tiers, chain).map((s) => [s.tier, s.amountKopecks]),
+    cascade(amountKopecks, tiers, chain).map((s) => [s.tier, s.amountKopecks]),
   );
-  return program.tiers.map((t) => ({ tier: t.tier, amount_kopecks: shares.get(t.tier) ?? 0 }));
+  return tiers.map((t) => ({ tier: t.tier, amount_kopecks: shares.get(t.tier) ?? 0 }));
 }

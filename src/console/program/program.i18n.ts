@@ -32,6 +32,8 @@ const EN = {
   invalid: 'Fix the form to see the preview.',
   saved: 'Program saved.',
   previewed: 'Preview of the form; nothing was saved.',
+  phased:
+    'This program pays by phases (docs/money.md). The form shows the tiers of its first phase; saving it replaces all phases with these tiers. Change phases with the Admin API.',
   viewerNote: 'Your role can see the program but not change it.',
   ownerNote: 'Saving the default program needs the owner role; you can preview changes.',
   none: 'no tiers',
@@ -71,6 +73,8 @@ const RU: ProgramTexts = {
   invalid: 'Исправьте форму, чтобы увидеть расчёт.',
   saved: 'Программа сохранена.',
   previewed: 'Расчёт по форме; ничего не сохранено.',
+  phased:
+    'Эта программа платит по этапам (docs/money.md). В форме — ставки её первого этапа; сохранение заменит все этапы этими ставками. Этапы меняются через Admin API.',
   viewerNote: 'Ваша роль позволяет смотреть программу, но не менять её.',
   ownerNote: 'Сохранить программу по умолчанию может владелец; вы можете посмотреть расчёт.',
   none: 'нет уровней',

@@ -40,7 +40,13 @@ export function programPage(
   const canSave = d.offer ? canEdit : ctx.can('owner');
   const title = d.offer ? t.offerProgram(d.offer.name) : t.defaultProgram;
   const notice =
-    shown.notice === 'saved' ? t.saved : shown.notice === 'previewed' ? t.previewed : shown.notice;
+    shown.notice === 'saved'
+      ? t.saved
+      : shown.notice === 'previewed'
+        ? t.previewed
+        : shown.notice === 'phased'
+          ? t.phased
+          : shown.notice;
   const error =
     shown.error ??
     (d.errors.length ? d.errors.map((e) => `${e.field}: ${e.message}`).join('; ') : undefined);

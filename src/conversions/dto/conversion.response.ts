@@ -16,6 +16,12 @@ export class ConversionResponse {
    * @example "lead_01JD0Z6V2Y8K3M4N5P6Q7R8S9T"
    */
   lead_id?: string;
+  /**
+   * Present when the conversion pays nothing because the lead is past its program's last phase
+   * (docs/money.md §2, "Phases").
+   * @example "No bonuses: the program's last phase (phase 2, 12 month(s)) has ended for this lead."
+   */
+  reward_note?: string;
 }
 
 export class ConversionPreviewResponse {
@@ -23,6 +29,8 @@ export class ConversionPreviewResponse {
   /** @example 1250000 */ amount_kopecks: number;
   /** @example "RUB" */ currency: string;
   cascaded_bonuses: CascadedBonusResponse[];
+  /** As on the register answer: why this conversion would pay nothing. */
+  reward_note?: string;
 }
 
 export class WrittenOffBonusResponse {

@@ -1,8 +1,17 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsInt, IsString, Max, Min, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsInt,
+  IsString,
+  Max,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 import { Optional } from '../../common/validation/optional';
-import { MAX_UPLINE_TIERS } from '../program';
-import { IsValidTierList } from './tenant-validators';
+import { MAX_PHASES, MAX_UPLINE_TIERS } from '../program';
+import { IsAbsentWith, IsValidPhaseList, IsValidTierList } from './tenant-validators';
 
 export class ProgramTierDto {
   /** `referrer`, then `upline_1` … `upline_20`, in chain order. @example "referrer" */
@@ -15,7 +24,29 @@ export class ProgramTierDto {
   @Optional() @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER) fixed_kopecks?: number;
 }
 
-/** The commission plan (docs/money.md §2). Omitted fields take the defaults. */
+/** One phase of a phased program (docs/money.md §2, "Phases"). */
+export class ProgramPhaseDto {
+  /** Calendar months this phase pays, from its start (the lead's first conversion for phase 1). @example 12 */
+  @Optional() @IsInt() @Min(1) @Max(100_000) months?: number;
+
+  /** How many of the lead's conversions this phase pays. @example 3 */
+  @Optional() @IsInt() @Min(1) @Max(100_000) conversions?: number;
+
+  /**
+   * The tiers this phase pays, in chain order.
+   * @example [{"tier": "referrer", "percent_bp": 2500}]
+   */
+  @IsArray()
+  @ArrayMaxSize(MAX_UPLINE_TIERS + 1)
+  @ValidateNested({ each: true })
+  @Type(() => ProgramTierDto)
+  tiers: ProgramTierDto[];
+}
+
+/**
+ * The commission plan (docs/money.md §2): `tiers`, or `phases` instead of them. Omitted fields take
+ * the defaults.
+ */
 export class ProgramDto {
   /** Bonus accrued to the referrer for every new lead, in kopecks. @example 0 */
   @Optional() @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER) lead_bonus_kopecks?: number;
@@ -31,6 +62,20 @@ export class ProgramDto {
   @Type(() => ProgramTierDto)
   @IsValidTierList()
   tiers?: ProgramTierDto[];
+
+  /**
+   * Instead of `tiers`: the phases the lead's conversions pass through, in order; each but the last
+   * has `months` or `conversions`. "25 % for 12 months, then 10 %":
+   * @example [{"months": 12, "tiers": [{"tier": "referrer", "percent_bp": 2500}]}, {"tiers": [{"tier": "referrer", "percent_bp": 1000}]}]
+   */
+  @ValidateIf((o: ProgramDto) => o.phases !== undefined)
+  @IsAbsentWith('tiers')
+  @IsArray()
+  @ArrayMaxSize(MAX_PHASES)
+  @ValidateNested({ each: true })
+  @Type(() => ProgramPhaseDto)
+  @IsValidPhaseList()
+  phases?: ProgramPhaseDto[];
 
   /** Hours a bonus stays pending before it is approved automatically; 0: at the next sweep. @example 336 */
   @Optional() @IsInt() @Min(0) @Max(24 * 365) grace_period_hours?: number;

@@ -1,6 +1,6 @@
 import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
 import { linkTemplateError } from '../link-templates';
-import { tierErrors, type ProgramTier } from '../program';
+import { phaseErrors, tierErrors, type ProgramPhase, type ProgramTier } from '../program';
 
 /** `scheme://host[:port]` exactly as a browser sends it in `Origin`: no path, slash or query. */
 export function isExactOrigin(value: unknown): boolean {
@@ -91,3 +91,32 @@ export const IsValidTierList = (options?: ValidationOptions) =>
         : 'must be an array',
     options,
   );
+
+/** The phase rules of docs/money.md §2 ("Phases"), each phase's tiers included. */
+export const IsValidPhaseList = (options?: ValidationOptions) =>
+  decorator(
+    'isValidPhaseList',
+    (value) => Array.isArray(value) && phaseErrors(value as Partial<ProgramPhase>[]).length === 0,
+    (args) =>
+      Array.isArray(args.value)
+        ? phaseErrors(args.value as Partial<ProgramPhase>[], 'phases')
+            .map((e) => `${e.field}: ${e.message}`)
+            .join('; ')
+        : 'must be an array',
+    options,
+  );
+
+/** The property may not be given together with `other` (one of two ways to say the same thing). */
+export const IsAbsentWith =
+  (other: string, options?: ValidationOptions) => (object: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isAbsentWith',
+      target: object.constructor,
+      propertyName,
+      options,
+      validator: {
+        validate: (_value: unknown, args: ValidationArguments) =>
+          (args.object as Record<string, unknown>)[other] === undefined,
+        defaultMessage: () => `cannot be given together with ${other}`,
+      },
+    });

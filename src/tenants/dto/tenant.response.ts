@@ -1,11 +1,13 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PayoutSettingsResponse } from '../payout-settings';
 import { FraudSettingsResponse } from '../fraud-settings';
-import { ProgramTierDto } from './program.dto';
+import { ProgramPhaseDto, ProgramTierDto } from './program.dto';
 
+/** A program as stored: `tiers`, or `phases` when it pays by phases (docs/money.md §2). */
 export class ProgramResponse {
   /** @example 0 */ lead_bonus_kopecks: number;
-  tiers: ProgramTierDto[];
+  tiers?: ProgramTierDto[];
+  phases?: ProgramPhaseDto[];
   /** @example 336 */ grace_period_hours: number;
 }
 

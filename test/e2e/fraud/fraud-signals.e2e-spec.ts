@@ -273,11 +273,12 @@ describe('fraud: risk signals', () => {
       const tenant = await tenantWith({ fast_conversion: { enabled: true, seconds: 2 } });
       const partner = await upsertUser(t, tenant.key);
       const link = await createLink(t, tenant, partner);
-      const customer = { email: 'fast@customer.example' };
+      // A customer per order: a customer's later orders reuse their first lead (docs/money.md §2).
+      const customer = (n: number) => ({ email: `fast-${n}@customer.example` });
 
       const fast = await register(tenant, {
         signed_ref: await clickRef(t, link),
-        customer,
+        customer: customer(1),
         amount_kopecks: 10_000,
         external_order_id: 'fast-1',
       });
@@ -288,7 +289,7 @@ describe('fraud: risk signals', () => {
       // The link's own signed_ref carries no click: nothing to measure.
       const unstamped = await register(tenant, {
         signed_ref: link.signed_ref,
-        customer,
+        customer: customer(2),
         amount_kopecks: 10_000,
         external_order_id: 'fast-2',
       });
@@ -298,7 +299,7 @@ describe('fraud: risk signals', () => {
       await sleep(2_100);
       const slow = await register(tenant, {
         signed_ref: slowRef,
-        customer,
+        customer: customer(3),
         amount_kopecks: 10_000,
         external_order_id: 'fast-3',
       });
