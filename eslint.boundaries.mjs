@@ -51,6 +51,8 @@ export const CONTRACTS = {
   // The groups port the groups feature provides (members own it, so they never import groups).
   members: ['signed-ref.ts', 'group-directory.ts'],
   outbox: ['event-types.ts'],
+  // The payout details form the partner portal shows on its Payouts page (a view of its own).
+  payouts: ['payout-details/payout-details.form.tsx'],
   tenants: [
     'program.ts',
     'tenant-lookups.ts',

@@ -12,6 +12,7 @@ import { ConsentTokenEntity, SessionEntity } from '../sign-in-popup/session.enti
 import { SignInCodeEntity } from '../sign-in-popup/sign-in-code.entity';
 import { OfferEntity } from '../offers/offer.entity';
 import { PayoutEntity, PayoutRunEntity } from '../payouts/payout.entity';
+import { PayoutDetailsEntity } from '../payouts/payout-details/payout-details.entity';
 import { StaffTokenEntity } from '../tenants/staff-token.entity';
 import { TenantKeyEntity } from '../tenants/tenant-key.entity';
 import { TenantEntity } from '../tenants/tenant.entity';
@@ -47,4 +48,5 @@ export const ENTITIES = [
   AdminSessionEntity,
   PayoutEntity,
   PayoutRunEntity,
+  PayoutDetailsEntity,
 ];

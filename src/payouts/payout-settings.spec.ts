@@ -12,12 +12,14 @@ describe('payout settings', () => {
       minimum_kopecks: 100000,
       schedule: 'manual',
       hold_days: 0,
+      require_details: false,
     });
     const current = withPayoutDefaults({ minimum_kopecks: 5000, hold_days: 7 });
     expect(withPayoutDefaults({ schedule: 'weekly:1' }, current)).toEqual({
       minimum_kopecks: 5000,
       schedule: 'weekly:1',
       hold_days: 7,
+      require_details: false,
     });
   });
 

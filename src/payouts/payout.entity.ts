@@ -23,6 +23,10 @@ export class PayoutEntity {
   @Column({ type: 'timestamptz', name: 'paid_at', nullable: true }) paidAt: Date | null;
   /** When it left `pending` (paid, failed or canceled). */
   @Column({ type: 'timestamptz', name: 'settled_at', nullable: true }) settledAt: Date | null;
+  /** The member's payout details when the run created it (payout-details/): method… */
+  @Column({ type: 'text', name: 'details_method', nullable: true }) detailsMethod: string | null;
+  /** …and the details, sealed as in `payout_details` (bound to the tenant and member). */
+  @Column({ type: 'text', name: 'details_sealed', nullable: true }) detailsSealed: string | null;
 }
 
 /** One payout run: staff's, the tenant back end's, or the schedule's (`schedule_key` = its day). */

@@ -21,6 +21,7 @@ import {
 } from './dto/payout.response';
 import { readSettleFile } from './csv-body';
 import { PAYOUT_SETTLEMENTS } from './payout-settlements.openapi';
+import { seesFullPayoutDetails } from './payout-details/payout-details.service';
 import { PayoutsCsvService } from './payouts-csv.service';
 import { PayoutsService } from './payouts.service';
 
@@ -58,7 +59,11 @@ export class PayoutsAdminController {
     return this.payouts.runs(tenant.id, query);
   }
 
-  /** The run as RFC 4180 CSV for a mass payout: one row per payout (docs/payouts.md §4). */
+  /**
+   * The run as RFC 4180 CSV for a mass payout: one row per payout (docs/payouts.md §4), with each
+   * payout's `method` and masked details; the full details (`holder`, `iban`, `account`, `bik`,
+   * `paypal_email`) for the tenant's owners and the platform only, empty for managers and viewers.
+   */
   @Get('runs/:run_id.csv')
   @Admin('viewer')
   @Header('Content-Type', 'text/csv; charset=utf-8')
@@ -69,8 +74,12 @@ export class PayoutsAdminController {
     schema: { type: 'string' },
   })
   @ApiProblems(401, 403, [404, 'payout_run_not_found'])
-  runCsv(@CurrentTenant() tenant: TenantEntity, @Param('run_id') runId: string): Promise<string> {
-    return this.csv.runCsv(tenant.id, runId);
+  runCsv(
+    @CurrentTenant() tenant: TenantEntity,
+    @Param('run_id') runId: string,
+    @CurrentActor() actor: Actor,
+  ): Promise<string> {
+    return this.csv.runCsv(tenant.id, runId, seesFullPayoutDetails(actor) ? 'full' : 'masked');
   }
 
   /**

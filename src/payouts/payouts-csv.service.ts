@@ -8,6 +8,9 @@ import type { SettleRunResponse } from './dto/payout.response';
 import { PayoutRunNotFoundError } from './payout.errors';
 import { PayoutsRepository } from './payouts.repository';
 import { PayoutsService } from './payouts.service';
+import type { PayoutDetails } from './payout-details/payout-details.input';
+import { maskPayoutDetails } from './payout-details/payout-details.input';
+import { PayoutDetailsService } from './payout-details/payout-details.service';
 
 /** The mass-payout file's columns, in order (docs/payouts.md §4). */
 export const CSV_COLUMNS = [
@@ -19,7 +22,17 @@ export const CSV_COLUMNS = [
   'currency',
   'amount_kopecks',
   'amount',
+  'method',
+  'details_masked',
+  'holder',
+  'iban',
+  'account',
+  'bik',
+  'paypal_email',
 ] as const;
+
+/** Who reads the run file: the owner (and the platform) see the details in full, others masked. */
+export type DetailsAccess = 'full' | 'masked';
 
 /** `12345` → `123.45`, `-5` → `-0.05`: exact, from the integer. */
 export function decimalAmount(kopecks: number): string {
@@ -40,23 +53,38 @@ export class PayoutsCsvService {
     private readonly tx: TransactionHost,
     private readonly payouts: PayoutsRepository,
     private readonly service: PayoutsService,
+    private readonly details: PayoutDetailsService,
   ) {}
 
-  async runCsv(tenantId: string, runId: string): Promise<string> {
+  /**
+   * The run file. Each payout's details are the copy the run took when it created the payout:
+   * `method` and `details_masked` for everyone, and with `full` access (the tenant's owner, the
+   * platform) `holder`, `iban` or `account` and `bik`, or `paypal_email`; empty cells otherwise,
+   * and for a payout made without details.
+   */
+  async runCsv(tenantId: string, runId: string, access: DetailsAccess): Promise<string> {
     if (!(await this.payouts.findRun(tenantId, runId))) throw new PayoutRunNotFoundError(runId);
     const rows = await this.payouts.csvRows(tenantId, runId);
     return csvText(
       { columns: CSV_COLUMNS, numeric: ['amount_kopecks', 'amount'] },
-      rows.map((r) => [
-        r.payout_id,
-        r.user_id,
-        r.external_id,
-        r.full_name,
-        r.email,
-        r.currency,
-        String(r.amount_kopecks),
-        decimalAmount(r.amount_kopecks),
-      ]),
+      rows.map((r) => {
+        const details = r.details_sealed
+          ? this.details.open(tenantId, r.member_id, r.details_sealed)
+          : null;
+        return [
+          r.payout_id,
+          r.user_id,
+          r.external_id,
+          r.full_name,
+          r.email,
+          r.currency,
+          String(r.amount_kopecks),
+          decimalAmount(r.amount_kopecks),
+          r.details_method,
+          details && maskPayoutDetails(details),
+          ...detailCells(details, access),
+        ];
+      }),
     );
   }
 
@@ -125,4 +153,13 @@ export class PayoutsCsvService {
       return { run_id: runId, paid_count: records.length };
     });
   }
+}
+
+/** `holder`, `iban`, `account`, `bik`, `paypal_email`: filled for `full` access only. */
+function detailCells(details: PayoutDetails | null, access: DetailsAccess): (string | null)[] {
+  if (!details || access !== 'full') return [null, null, null, null, null];
+  if (details.method === 'paypal') return [null, null, null, null, details.email];
+  return 'iban' in details
+    ? [details.holder, details.iban, null, null, null]
+    : [details.holder, null, details.account, details.bik, null];
 }

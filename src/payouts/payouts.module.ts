@@ -12,14 +12,29 @@ import { PayoutsFederationController } from './payouts.controller';
 import { PAYOUTS_QUEUE } from './payouts.queue';
 import { PayoutsRepository } from './payouts.repository';
 import { PayoutsService } from './payouts.service';
+import { PayoutDetailsRepository } from './payout-details/payout-details.repository';
+import { PayoutDetailsService } from './payout-details/payout-details.service';
 
-/** Balances, payout runs, payouts and clawbacks (docs/payouts.md). */
+/** Balances, payout runs, payouts and clawbacks (docs/payouts.md), partners' payout details. */
 @Module({
   imports: [AuditModule, BonusesModule, LedgerModule, MembersModule],
   controllers: [PayoutsAdminController, PayoutsFederationController],
-  providers: [PayoutsRepository, PayoutsService, PayoutsCsvService],
+  providers: [
+    PayoutsRepository,
+    PayoutsService,
+    PayoutsCsvService,
+    PayoutDetailsRepository,
+    PayoutDetailsService,
+  ],
   // PayoutsRepository for PayoutsWorkerModule below; other features read through PayoutsService.
-  exports: [PayoutsService, PayoutsRepository, PayoutsCsvService, LedgerModule],
+  // PayoutDetailsService for the partner portal (save, masked) and the console's partner page.
+  exports: [
+    PayoutsService,
+    PayoutsRepository,
+    PayoutsCsvService,
+    PayoutDetailsService,
+    LedgerModule,
+  ],
 })
 export class PayoutsModule {}
 

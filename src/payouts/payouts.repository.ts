@@ -42,6 +42,8 @@ export interface PayoutItemRow {
 
 export interface CsvRow {
   payout_id: string;
+  /** The member's `mbr_…`, which the sealed details are bound to. */
+  member_id: string;
   user_id: string;
   external_id: string;
   full_name: string | null;
@@ -49,6 +51,8 @@ export interface CsvRow {
   currency: string;
   amount_kopecks: number;
   status: PayoutStatus;
+  details_method: string | null;
+  details_sealed: string | null;
 }
 
 /**
@@ -108,7 +112,9 @@ export class PayoutsRepository {
   }
 
   /**
-   * Sums the run's payable items per active member and currency reaching the minimum, numbered
+   * Sums the run's payable items per active member and currency reaching the minimum (and, with
+   * `requireDetails`, only of members with payout details: the others' items stay unclaimed, so
+   * their balance stays available), numbered
    * 1 … n in member and currency order, each with its payout id and its items (ids and amounts,
    * in the order read: `items` sorts them), into a transaction-local table; answers n. The
    * payouts, their claims and every row derived from them are written from this table, so they
@@ -120,6 +126,7 @@ export class PayoutsRepository {
     tenantId: string,
     approvedBefore: Date,
     minimumKopecks: number,
+    requireDetails = false,
   ): Promise<number> {
     const ids = reserveUlids();
     // The run sorts every payable item once: in memory, not in temporary files.
@@ -144,8 +151,10 @@ export class PayoutsRepository {
                                                    WHERE c.tenant_id = $1 AND c.item_id = k.id)) i
                         GROUP BY member_id, currency HAVING sum(amount_kopecks) >= $3) s
                  JOIN members m ON m.tenant_id = $1 AND m.id = s.member_id
-                WHERE m.is_active) r`,
-      [tenantId, approvedBefore, minimumKopecks, ids.time, ids.hi, ids.lo],
+                WHERE m.is_active
+                  AND (NOT $7::boolean OR EXISTS (SELECT 1 FROM payout_details d
+                                                   WHERE d.tenant_id = $1 AND d.member_id = s.member_id))) r`,
+      [tenantId, approvedBefore, minimumKopecks, ids.time, ids.hi, ids.lo, requireDetails],
     );
     const [{ n }]: { n: number }[] = await this.query(
       `SELECT count(*)::int AS n FROM payout_run_sums`,
@@ -180,12 +189,17 @@ export class PayoutsRepository {
    * until the transaction ends.
    */
   async insertRunPayouts(run: PayoutRunEntity): Promise<{ currency: string; total: string }[]> {
+    // Each payout takes a copy of its member's payout details (sealed, bound to the tenant and
+    // member, so the copy opens as the original does): the run's file pays where they asked then.
     await this.query(
       `INSERT INTO payouts (tenant_id, id, run_id, member_id, service_user_id, currency,
-                            amount_kopecks, status, created_at, item_ids, item_amounts)
+                            amount_kopecks, status, created_at, item_ids, item_amounts,
+                            details_method, details_sealed)
        SELECT $1, s.id, $2, s.member_id, s.service_user_id, s.currency, s.amount, 'pending', $3,
-              s.item_ids, s.item_amounts
-         FROM payout_run_sums s ORDER BY s.n`,
+              s.item_ids, s.item_amounts, d.method, d.sealed
+         FROM payout_run_sums s
+         LEFT JOIN payout_details d ON d.tenant_id = $1 AND d.member_id = s.member_id
+        ORDER BY s.n`,
       [run.tenantId, run.id, run.createdAt],
     );
     // In item order: the primary key grows at its right edge instead of splitting pages.
@@ -354,8 +368,9 @@ export class PayoutsRepository {
   /** One row per payout of the run with the member's details, for the mass-payout file. */
   async csvRows(tenantId: string, runId: string): Promise<CsvRow[]> {
     const rows: (CsvRow & { amount_kopecks: string })[] = await this.tx.select(
-      `SELECT p.id AS payout_id, p.service_user_id AS user_id, m.external_id, m.full_name,
-              m.email, p.currency, p.amount_kopecks::text AS amount_kopecks, p.status
+      `SELECT p.id AS payout_id, p.member_id, p.service_user_id AS user_id, m.external_id,
+              m.full_name, m.email, p.currency, p.amount_kopecks::text AS amount_kopecks, p.status,
+              p.details_method, p.details_sealed
          FROM payouts p JOIN members m ON m.tenant_id = p.tenant_id AND m.id = p.member_id
         WHERE p.tenant_id = $1 AND p.run_id = $2 ORDER BY p.id`,
       [tenantId, runId],

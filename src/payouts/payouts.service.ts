@@ -87,6 +87,7 @@ export class PayoutsService {
         tenant.id,
         new Date(createdAt.getTime() - settings.hold_days * DAY_MS),
         settings.minimum_kopecks,
+        settings.require_details,
       );
       if (count) {
         const totals = await this.payouts.insertRunPayouts(run);

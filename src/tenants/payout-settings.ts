@@ -1,4 +1,4 @@
-import { IsInt, IsString, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsString, Matches, Max, Min } from 'class-validator';
 import { Optional } from '../common/validation/optional';
 
 /** A tenant's payout settings (docs/payouts.md §5), stored on the tenant as given with defaults. */
@@ -7,17 +7,20 @@ export interface PayoutSettings {
   /** `manual`, `weekly:<1-7>` (ISO weekday, 1 = Monday) or `monthly:<1-28>`. */
   schedule: string;
   hold_days: number;
+  /** A run skips a member without payout details (their balance stays available). */
+  require_details: boolean;
 }
 
 export const DEFAULT_PAYOUT_SETTINGS: PayoutSettings = {
   minimum_kopecks: 100000,
   schedule: 'manual',
   hold_days: 0,
+  require_details: false,
 };
 
 export const SCHEDULE_PATTERN = /^(manual|weekly:[1-7]|monthly:([1-9]|1[0-9]|2[0-8]))$/;
 
-/** Any of the three; the others keep their current value (or default). */
+/** Any of them; the others keep their current value (or default). */
 export class PayoutSettingsDto {
   /** Smallest payable balance a run pays out (default 100000). @example 100000 */
   @Optional() @IsInt() @Min(1) @Max(1e15) minimum_kopecks?: number;
@@ -33,12 +36,19 @@ export class PayoutSettingsDto {
 
   /** An approved bonus becomes payable this many days after approval (default 0). @example 0 */
   @Optional() @IsInt() @Min(0) @Max(3650) hold_days?: number;
+
+  /**
+   * A run skips a member who has not entered payout details (docs/partners.md, "Payout
+   * details"): no payout for them, their balance stays available (default false). @example false
+   */
+  @Optional() @IsBoolean() require_details?: boolean;
 }
 
 export class PayoutSettingsResponse {
   /** @example 100000 */ minimum_kopecks: number;
   /** @example "manual" */ schedule: string;
   /** @example 0 */ hold_days: number;
+  /** @example false */ require_details: boolean;
 }
 
 export function withPayoutDefaults(
@@ -49,6 +59,7 @@ export function withPayoutDefaults(
     minimum_kopecks: given?.minimum_kopecks ?? current.minimum_kopecks,
     schedule: given?.schedule ?? current.schedule,
     hold_days: given?.hold_days ?? current.hold_days,
+    require_details: given?.require_details ?? current.require_details,
   };
 }
 

@@ -16,10 +16,20 @@ export type Actor =
 /** The service itself, acting with no caller: the payout schedule, the webhook engine. */
 export type SystemActor = { type: 'system'; name: string };
 
-/** Whoever an audit entry and the changes that write one name: a caller or the service. */
-export type AuditActor = Actor | SystemActor;
+/** A partner acting for themselves (the partner portal: their payout details); `id` is `mbr_…`. */
+export type PartnerActor = { type: 'partner'; id: string; name: string };
+
+/** Whoever an audit entry and the changes that write one name: a caller, a partner or the service. */
+export type AuditActor = Actor | SystemActor | PartnerActor;
 
 export const systemActor = (name: string): SystemActor => ({ type: 'system', name });
+
+/** The partner `memberId` (`mbr_…`) as the audit log names them. */
+export const partnerActor = (memberId: string): PartnerActor => ({
+  type: 'partner',
+  id: memberId,
+  name: `partner ${memberId}`,
+});
 
 /**
  * What the guard (or a fast lane) leaves on the request for the route decorators to read; the

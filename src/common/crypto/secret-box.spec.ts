@@ -71,4 +71,12 @@ describe('secret box (AES-256-GCM)', () => {
     expect(() => open(`v2.${iv}.${tag}.${ciphertext}`, key)).toThrow();
     expect(() => open(`v1.${iv}.${tag}`, key)).toThrow();
   });
+
+  it('binds a value to its additional data: opened with other or none, it fails', () => {
+    const sealed = seal('DE89370400440532013000', key, 'payout-details:t1:mbr_1');
+    expect(open(sealed, key, 'payout-details:t1:mbr_1')).toBe('DE89370400440532013000');
+    expect(() => open(sealed, key, 'payout-details:t2:mbr_1')).toThrow();
+    expect(() => open(sealed, key)).toThrow();
+    expect(() => open(seal(secret, key), key, 'payout-details:t1:mbr_1')).toThrow();
+  });
 });

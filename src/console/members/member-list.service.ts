@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { pagination } from '../../common/http/pagination.dto';
 import { ListPayoutsQueryDto } from '../../payouts/dto/payout-requests.dto';
 import { LedgerService } from '../../payouts/ledger/ledger.service';
+import { PayoutDetailsService } from '../../payouts/payout-details/payout-details.service';
 import { PayoutsService } from '../../payouts/payouts.service';
 import { MemberNotFoundError } from '../../members/member.errors';
 import type { ListPartnersQueryDto } from './partners.dto';
@@ -18,6 +19,7 @@ export class MemberListService {
     private readonly repo: MemberListReader,
     private readonly ledger: LedgerService,
     private readonly payouts: PayoutsService,
+    private readonly payoutDetails: PayoutDetailsService,
   ) {}
 
   async list(tenantId: string, query: ListPartnersQueryDto): Promise<PartnerListResponse> {
@@ -34,9 +36,10 @@ export class MemberListService {
       page: 1,
       page_size: RECENT_PAYOUTS,
     });
-    const [balances, payouts] = await Promise.all([
+    const [balances, payouts, details] = await Promise.all([
       this.ledger.balances(tenantId, found.user.user_id),
       this.payouts.list(tenantId, recent),
+      this.payoutDetails.getMasked(tenantId, found.user.user_id),
     ]);
     return {
       ...found,
@@ -47,6 +50,7 @@ export class MemberListService {
         paid_kopecks: b.paidKopecks,
       })),
       payouts: { items: payouts.items, total: payouts.pagination.total },
+      payout_details: details && { method: details.method, masked: details.masked },
     };
   }
 

@@ -179,6 +179,7 @@ export function partnerPage(
         balances={d.payout_balances}
         payouts={d.payouts}
         memberId={u.user_id}
+        details={d.payout_details}
       />
       <section aria-labelledby="upline-h">
         <h2 id="upline-h">{t.upline}</h2>

@@ -92,6 +92,16 @@ export class PartnerPayoutsResponse {
   /** @example 2 */ total: number;
 }
 
+/** How the partner asked to be paid, masked (docs/partners.md, "Payout details"). */
+export class PartnerPayoutDetailsResponse {
+  /** `bank_account` or `paypal`. @example "bank_account" */ method: string;
+  /**
+   * The last 4 of the IBAN or account (`•••• 1234`), or the PayPal email's first character and
+   * domain (`j•••@example.com`). @example "•••• 3000"
+   */
+  masked: string;
+}
+
 /** A partner's page as data: profile, upline chain, first line, links, leads, bonuses, balance. */
 export class PartnerDetailResponse {
   user: PartnerResponse;
@@ -104,4 +114,6 @@ export class PartnerDetailResponse {
   /** The payout ledger's balances per currency (docs/payouts.md). */
   payout_balances: PartnerPayoutBalanceResponse[];
   payouts: PartnerPayoutsResponse;
+  /** Entered by the partner in the partner portal, masked; null when they have entered none. */
+  payout_details: PartnerPayoutDetailsResponse | null;
 }

@@ -132,6 +132,8 @@ export function PartnerPayouts(props: {
   }[];
   payouts: { items: PayoutResponse[]; total: number };
   memberId: string;
+  /** Masked (docs/partners.md, "Payout details"); null when the partner entered none. */
+  details: { method: string; masked: string } | null;
 }) {
   const { ctx } = props;
   const { t: common, money } = ctx.fmt;
@@ -140,6 +142,14 @@ export function PartnerPayouts(props: {
   return (
     <section aria-labelledby="payouts-h">
       <h2 id="payouts-h">{t.partnerPayouts(props.payouts.total)}</h2>
+      <dl class="profile">
+        <dt>{t.payoutDetails}</dt>
+        <dd data-payout-details={props.details?.method ?? 'none'}>
+          {props.details
+            ? `${t.payoutMethods[props.details.method] ?? props.details.method}: ${props.details.masked}`
+            : t.noPayoutDetails}
+        </dd>
+      </dl>
       <DataTable
         caption={common.balance}
         hideCaption

@@ -4,6 +4,7 @@ import { PageQuery } from '../../common/http/single-query-values.pipe';
 import { csvFile, csvFilters } from '../../pages/lists';
 import { payoutsExportFilter } from '../read-model/export-filters';
 import { ListPayoutsQueryDto } from '../../payouts/dto/payout-requests.dto';
+import { seesFullPayoutDetails } from '../../payouts/payout-details/payout-details.service';
 import { PayoutsCsvService } from '../../payouts/payouts-csv.service';
 import { ExportsService } from '../../transfer/exports.service';
 import { Org, type ConsoleCtx, OrgDownload, OrgDownloadsController } from '../org-page';
@@ -17,7 +18,8 @@ export class PayoutsCsvPagesController {
   @OrgDownload(':run_id.csv')
   @PayoutsProgramDocs.runCsv()
   async runCsv(@Org() org: ConsoleCtx, @Param('run_id') runId: string): Promise<StreamableFile> {
-    const body = Readable.from([await this.csv.runCsv(org.tenant.id, runId)]);
+    const access = seesFullPayoutDetails(org.actor) ? 'full' : 'masked';
+    const body = Readable.from([await this.csv.runCsv(org.tenant.id, runId, access)]);
     return csvFile(`payouts-${runId}.csv`, body);
   }
 }

@@ -62,6 +62,9 @@ const EN = {
   paidTotal: 'Paid',
   partnerPayouts: (n: number) => `Payouts (${n})`,
   allOfPartner: 'All payouts of this partner',
+  payoutDetails: 'Payout details',
+  noPayoutDetails: 'Not entered by the partner',
+  payoutMethods: { bank_account: 'Bank account', paypal: 'PayPal' } as Record<string, string>,
   bonus: 'bonus',
   clawback: 'clawback',
 };
@@ -128,6 +131,9 @@ const RU: PayoutTexts = {
   paidTotal: 'Выплачено',
   partnerPayouts: (n) => `Выплаты (${n})`,
   allOfPartner: 'Все выплаты партнёра',
+  payoutDetails: 'Реквизиты для выплат',
+  noPayoutDetails: 'Партнёр их не указал',
+  payoutMethods: { bank_account: 'Банковский счёт', paypal: 'PayPal' },
   bonus: 'бонус',
   clawback: 'удержание',
 };

@@ -137,7 +137,9 @@ export class MemberListReader {
   async detail(
     tenantId: string,
     ref: string,
-  ): Promise<Omit<PartnerDetailResponse, 'payout_balances' | 'payouts'> | undefined> {
+  ): Promise<
+    Omit<PartnerDetailResponse, 'payout_balances' | 'payouts' | 'payout_details'> | undefined
+  > {
     const [user] = await this.tx.select<PartnerResponse>(
       `SELECT ${PARTNER_COLUMNS} FROM members m
         WHERE m.tenant_id = $1 AND (m.id = $2 OR m.service_user_id = $2)`,

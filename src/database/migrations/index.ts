@@ -20,6 +20,7 @@ import { MemberApprovedBonuses1795790000000 } from './1795790000000-MemberApprov
 import { TenantMoneyBudget1795791320000 } from './1795791320000-TenantMoneyBudget';
 import { LeadsAnonymous1795791330000 } from './1795791330000-LeadsAnonymous';
 import { Groups1795791400000 } from './1795791400000-Groups';
+import { PayoutDetails1795791700000 } from './1795791700000-PayoutDetails';
 import { ProgramPhases1795791900000 } from './1795791900000-ProgramPhases';
 
 /** Every migration in order; listed so the app, CLI and tests need no file globbing. */
@@ -46,5 +47,6 @@ export const MIGRATIONS = [
   TenantMoneyBudget1795791320000,
   LeadsAnonymous1795791330000,
   Groups1795791400000,
+  PayoutDetails1795791700000,
   ProgramPhases1795791900000,
 ];

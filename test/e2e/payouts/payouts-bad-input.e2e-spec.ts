@@ -119,6 +119,7 @@ describe('Payouts: bad input (e2e)', () => {
       { minimum_kopecks: 0 },
       { hold_days: -1 },
       { schedule: 'daily' },
+      { require_details: 'yes' },
     ]) {
       const res = await t
         .http()
@@ -133,7 +134,12 @@ describe('Payouts: bad input (e2e)', () => {
       .set(admin(t))
       .send({ payouts: { schedule: 'monthly:28' } });
     expect(ok.status).toBe(200);
-    expect(ok.body.payouts).toEqual({ minimum_kopecks: 1, schedule: 'monthly:28', hold_days: 0 });
+    expect(ok.body.payouts).toEqual({
+      minimum_kopecks: 1,
+      schedule: 'monthly:28',
+      hold_days: 0,
+      require_details: false,
+    });
   });
 
   it('a CSV that is not the run file is refused whole, naming each line', async () => {

@@ -56,6 +56,7 @@ describe('Payouts: ledger, runs, clawbacks, CSV (e2e)', () => {
       minimum_kopecks: 1000,
       schedule: 'manual',
       hold_days: 0,
+      require_details: false,
     });
     const first = await sale(100000, 'o-1');
     await approveBonus(t, tenant.slug, first.bonusId);

@@ -34,7 +34,12 @@ describe('Admin API: creating tenants', () => {
         currency: 'RUB',
         locale: 'ru-RU',
         // docs/payouts.md and docs/fraud.md defaults (docs/payouts.md, docs/fraud.md).
-        payouts: { minimum_kopecks: 100000, schedule: 'manual', hold_days: 0 },
+        payouts: {
+          minimum_kopecks: 100000,
+          schedule: 'manual',
+          hold_days: 0,
+          require_details: false,
+        },
         attribution_window_days: 90,
         fraud: {
           self_referral: { enabled: true },
