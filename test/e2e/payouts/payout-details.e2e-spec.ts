@@ -57,7 +57,7 @@ async function runCsv(runId: string, token: string) {
     .get(`/admin/v1/tenants/${a.slug}/payouts/runs/${runId}.csv`)
     .set(bearer(token));
   expect(res.status).toBe(200);
-  return { text: res.text, rows: parse(res.text, { columns: true }) as Record<string, string>[] };
+  return { text: res.text, rows: parse<Record<string, string>>(res.text, { columns: true }) };
 }
 
 async function available(memberId: string): Promise<number> {
