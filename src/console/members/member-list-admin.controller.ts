@@ -28,7 +28,8 @@ export class MemberListAdminController {
 
   /**
    * One partner (`mbr_…` or `usr_…`): profile, upline chain, first line, links with clicks,
-   * leads, bonuses and balances. The console's partner page.
+   * leads, bonuses and balances, and the payout details they entered, masked (`payout_details`).
+   * The console's partner page.
    */
   @Get(':user_id')
   @Admin('viewer')

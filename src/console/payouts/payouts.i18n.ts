@@ -4,6 +4,7 @@ import type { Lang } from '../../pages/i18n';
 const EN = {
   settings: (min: string, schedule: string, hold: number) =>
     `Minimum ${min} · schedule: ${schedule} · hold ${hold} days`,
+  requireDetails: ' · partners without payout details are skipped',
   manual: 'manual',
   weekly: (d: number) => `weekly, day ${d}`,
   monthly: (d: number) => `monthly, day ${d}`,
@@ -73,6 +74,7 @@ export type PayoutTexts = typeof EN;
 const RU: PayoutTexts = {
   settings: (min, schedule, hold) =>
     `Минимум ${min} · расписание: ${schedule} · задержка ${hold} дн.`,
+  requireDetails: ' · партнёры без реквизитов пропускаются',
   manual: 'вручную',
   weekly: (d) => `еженедельно, день ${d}`,
   monthly: (d) => `ежемесячно, ${d}-го`,

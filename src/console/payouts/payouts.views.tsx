@@ -127,6 +127,7 @@ export function payoutsPage(
           scheduleText(t, d.settings.schedule),
           d.settings.hold_days,
         )}
+        {d.settings.require_details && t.requireDetails}
       </p>
       <section aria-labelledby="runs-h">
         <h2 id="runs-h">{t.runs}</h2>

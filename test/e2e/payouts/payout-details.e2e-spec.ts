@@ -195,6 +195,10 @@ describe('staff see them masked', () => {
     expect(page.text).toContain('•••• 0025');
     expect(page.text).not.toContain(ACCOUNT);
     expect(page.text).not.toContain('HYPERLINK');
+    // The payouts page says the tenant requires details (its language: the tenant's, Russian).
+    const payouts = await t.http().get(`/org/${a.slug}/payouts`).set('Cookie', cookie);
+    expect(payouts.status).toBe(200);
+    expect(payouts.text).toContain('партнёры без реквизитов пропускаются');
   });
 });
 
