@@ -1,6 +1,8 @@
 import type { FieldError } from '../../common/errors/domain-error';
 import { CsrfField } from '../../common/pages/components';
+import { TextField } from '../../pages/forms';
 import type { Lang } from '../../pages/i18n';
+import { MAX_EMAIL, MAX_HOLDER } from './payout-details.input';
 import { PAYOUT_DETAILS_TEXTS, type PayoutDetailsTexts } from './payout-details.i18n';
 
 /** The fields the two forms post (besides `_csrf`): PayoutDetailsService.save reads them. */
@@ -29,7 +31,7 @@ export interface PayoutDetailsFormProps {
  * The partner's payout details as a page section without JavaScript: what is stored (masked),
  * and two plain POST forms, one per method (a hidden `method` field), each with its CSRF field,
  * its labels and its field errors (`aria-invalid`, `aria-describedby`). Built on the frame's form
- * parts (src/pages/forms.tsx, common/pages/components.tsx); preact escapes every value.
+ * parts (`TextField` of src/pages/forms.tsx, `CsrfField`); preact escapes every value.
  */
 export function PayoutDetailsForm(props: PayoutDetailsFormProps) {
   const t = PAYOUT_DETAILS_TEXTS[props.lang];
@@ -144,6 +146,7 @@ export function PayoutDetailsForm(props: PayoutDetailsFormProps) {
   );
 }
 
+/** One field of the bank or PayPal form: its posted value and its error, worded for `lang`. */
 function Field(props: {
   t: PayoutDetailsTexts;
   id: string;
@@ -156,27 +159,17 @@ function Field(props: {
   inputmode?: 'numeric';
 }) {
   const error = props.errors.get(props.name);
-  const errorId = `${props.id}-error`;
   return (
-    <p>
-      <label for={props.id}>{props.label}</label>
-      <input
-        id={props.id}
-        name={props.name}
-        type={props.type ?? 'text'}
-        value={props.values[props.name] ?? ''}
-        autocomplete={props.autocomplete}
-        inputMode={props.inputmode}
-        spellcheck={false}
-        maxLength={props.name === 'holder' ? 200 : 254}
-        aria-invalid={error ? 'true' : undefined}
-        aria-describedby={error ? errorId : undefined}
-      />
-      {error && (
-        <span id={errorId} class="error">
-          {props.t.error(props.name, props.label, error)}
-        </span>
-      )}
-    </p>
+    <TextField
+      id={props.id}
+      name={props.name}
+      label={props.label}
+      value={props.values[props.name]}
+      error={error && props.t.error(props.name, props.label, error)}
+      type={props.type}
+      autocomplete={props.autocomplete}
+      inputmode={props.inputmode}
+      maxLength={props.name === 'holder' ? MAX_HOLDER : MAX_EMAIL}
+    />
   );
 }
