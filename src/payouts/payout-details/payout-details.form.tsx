@@ -2,13 +2,8 @@ import type { FieldError } from '../../common/errors/domain-error';
 import { CsrfField } from '../../common/pages/components';
 import { TextField } from '../../pages/forms';
 import type { Lang } from '../../pages/i18n';
-import { MAX_EMAIL, MAX_HOLDER } from './payout-details.input';
+import { MAX_EMAIL, MAX_HOLDER, type PayoutDetailsFormValues } from './payout-details.input';
 import { PAYOUT_DETAILS_TEXTS, type PayoutDetailsTexts } from './payout-details.i18n';
-
-/** The fields the two forms post (besides `_csrf`): PayoutDetailsService.save reads them. */
-export type PayoutDetailsFormValues = Partial<
-  Record<'method' | 'holder' | 'iban' | 'account' | 'bik' | 'email', string>
->;
 
 export interface PayoutDetailsFormProps {
   /** Where both forms post (the portal's Payouts page). */

@@ -21,6 +21,11 @@ export interface PayoutDetailsInput {
   email?: unknown;
 }
 
+/** The fields the portal's two forms post (besides `_csrf`), as posted. */
+export type PayoutDetailsFormValues = Partial<
+  Record<'method' | 'holder' | 'iban' | 'account' | 'bik' | 'email', string>
+>;
+
 /** Checked and normalized details: what is sealed, and what the run CSV writes. */
 export type PayoutDetails =
   | { method: 'bank_account'; holder: string; iban: string }

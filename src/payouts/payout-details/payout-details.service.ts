@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AuditService } from '../../audit/audit.service';
 import { type Actor, type AuditActor, partnerActor } from '../../common/access/actor';
 import { open, seal } from '../../common/crypto/secret-box';
+import { type FieldError, ValidationFailedError } from '../../common/errors/domain-error';
 import { AppConfig } from '../../config/app-config';
 import { TransactionHost } from '../../database/transaction-host';
 import { MemberNotFoundError } from '../../members/member.errors';
@@ -9,10 +10,13 @@ import {
   checkPayoutDetails,
   maskPayoutDetails,
   type PayoutDetails,
+  type PayoutDetailsFormValues,
   type PayoutDetailsInput,
   type PayoutMethod,
 } from './payout-details.input';
 import { PayoutDetailsRepository } from './payout-details.repository';
+
+const FORM_FIELDS = ['method', 'holder', 'iban', 'account', 'bik', 'email'] as const;
 
 const pgCode = (error: unknown) =>
   (error as { driverError?: { code?: string }; code?: string }).driverError?.code ??
@@ -92,6 +96,30 @@ export class PayoutDetailsService {
       );
       return { method: details.method, masked, updatedAt: new Date() };
     });
+  }
+
+  /**
+   * save() for the portal's posted form (`body`: the form's fields; `_csrf` and others are not
+   * read): the saved details, masked, or, when the check refused them, what the form shows again
+   * (PayoutDetailsForm's `posted`: the posted values and the field errors).
+   */
+  async saveForm(
+    tenantId: string,
+    memberId: string,
+    body: Record<string, unknown>,
+  ): Promise<
+    | { saved: MaskedPayoutDetails }
+    | { posted: { values: PayoutDetailsFormValues; errors: FieldError[] } }
+  > {
+    const values: PayoutDetailsFormValues = {};
+    for (const name of FORM_FIELDS) if (typeof body[name] === 'string') values[name] = body[name];
+    try {
+      return { saved: await this.save(tenantId, memberId, values) };
+    } catch (error) {
+      if (error instanceof ValidationFailedError)
+        return { posted: { values, errors: error.errors ?? [] } };
+      throw error;
+    }
   }
 
   /** The member's details, masked; null when they have none (or are not of this tenant). */

@@ -394,16 +394,27 @@ describe('payout runs', () => {
 describe('the form view', () => {
   it('escapes a hostile holder posted back with an error, and shows the stored details masked', async () => {
     const current = await details.getMasked(a.orgId, russian.memberId);
+    // As the portal's POST hands its form body to the service: refused, nothing changed.
+    const result = await details.saveForm(a.orgId, russian.memberId, {
+      _csrf: 'c',
+      method: 'bank_account',
+      holder: HOSTILE,
+      iban: 'DE89370400440532013001',
+    });
+    expect(result).toEqual({
+      posted: {
+        values: { method: 'bank_account', holder: HOSTILE, iban: 'DE89370400440532013001' },
+        errors: [{ field: 'iban', message: 'has wrong check digits' }],
+      },
+    });
+    expect(await details.getMasked(a.orgId, russian.memberId)).toEqual(current);
     const html = render(
       PayoutDetailsForm({
         action: `/p/${a.slug}/payouts`,
         csrf: 'c',
         lang: 'en',
         current: current && { method: current.method, masked: current.masked },
-        posted: {
-          values: { method: 'bank_account', holder: HOSTILE, iban: 'DE00' },
-          errors: [{ field: 'iban', message: 'has wrong check digits' }],
-        },
+        posted: 'posted' in result ? result.posted : undefined,
       }),
     );
     expect(html).not.toContain('<script>');
@@ -412,5 +423,27 @@ describe('the form view', () => {
     expect(html).toContain('•••• 0025');
     expect(html).not.toContain(ACCOUNT);
     expect(html).toContain('IBAN has wrong check digits.');
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('describes payout_details on the partner (nullable) and require_details in the settings', async () => {
+    const doc = (await t.http().get('/docs/openapi.json')).body as {
+      components: { schemas: Record<string, { properties: Record<string, object> }> };
+    };
+    const { schemas } = doc.components;
+    expect(schemas.PartnerDetailResponse.properties.payout_details).toMatchObject({
+      nullable: true,
+    });
+    expect(Object.keys(schemas.PartnerPayoutDetailsResponse.properties).sort()).toEqual([
+      'masked',
+      'method',
+    ]);
+    expect(schemas.PayoutSettingsDto.properties.require_details).toMatchObject({
+      type: 'boolean',
+    });
+    expect(schemas.PayoutSettingsResponse.properties.require_details).toMatchObject({
+      type: 'boolean',
+    });
   });
 });
