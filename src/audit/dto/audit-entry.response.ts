@@ -2,7 +2,10 @@ import { ApiProperty } from '@nestjs/swagger';
 import { PaginationResponse } from '../../common/http/pagination.dto';
 
 export class AuditActorResponse {
-  /** `platform`, `staff`, `tenant_key` or `system`. @example "staff" */
+  /**
+   * `platform`, `staff`, `tenant_key`, `system` or `partner` (a partner acting for themselves:
+   * their payout details). @example "staff"
+   */
   type: string;
   /** @example "Alice (finance)" */
   name: string;

@@ -19,7 +19,7 @@ const RU: AuditLogTexts = {
   target: 'Объект',
   details: 'Подробности',
   entries: 'Записи журнала',
-  actorType: { staff: 'сотрудник', platform: 'платформа', system: 'система' },
+  actorType: { staff: 'сотрудник', platform: 'платформа', system: 'система', partner: 'партнёр' },
 };
 
 export const AUDIT_LOG_TEXTS: Record<Lang, AuditLogTexts> = { en: EN, ru: RU };
