@@ -46,6 +46,21 @@ export class DeeplinksRepository {
     return rows.length === 1;
   }
 
+  /** A page of the member's links, newest first, and how many they have. */
+  forMember(
+    tenantId: string,
+    memberId: string,
+    offset: number,
+    limit: number,
+  ): Promise<[DeeplinkEntity[], number]> {
+    return this.repo.findAndCount({
+      where: { tenantId, memberId },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      skip: offset,
+      take: limit,
+    });
+  }
+
   findSame(link: DeeplinkEntity): Promise<DeeplinkEntity | null> {
     return this.repo.findOneBy({
       tenantId: link.tenantId,

@@ -219,9 +219,27 @@ export class DeeplinksService {
     return this.links.findByPromoCode(tenantId, promoCode);
   }
 
+  /**
+   * A page of the member's links, newest first, each with its short URL (the partner portal's
+   * Links), and how many there are.
+   */
+  async forMember(
+    tenantId: string,
+    memberId: string,
+    offset: number,
+    limit: number,
+  ): Promise<[(DeeplinkEntity & { shortUrl: string })[], number]> {
+    const [rows, total] = await this.links.forMember(tenantId, memberId, offset, limit);
+    return [rows.map((link) => ({ ...link, shortUrl: this.shortUrl(link) })), total];
+  }
+
+  private shortUrl(link: DeeplinkEntity): string {
+    return `${this.config.shortLinkBaseUrl}/${link.code}`;
+  }
+
   private toResponse(link: DeeplinkEntity, reused: boolean): ReferralLinkResponse {
     return {
-      short_url: `${this.config.shortLinkBaseUrl}/${link.code}`,
+      short_url: this.shortUrl(link),
       signed_ref: signRef(refClaimsOf(link), this.config.refSigningSecret),
       deeplink_id: link.id,
       code: link.code,

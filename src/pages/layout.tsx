@@ -82,6 +82,8 @@ export interface FramedPageOptions {
   status?: number;
   /** A script of the page's own (a module constant), run under the response's nonce. */
   script?: string;
+  /** The feature's own look: a class on `body` and its style sheet, after the frame's. */
+  theme?: { bodyClass: string; style: string };
 }
 
 /** A signed-in page: skip link, navigation, language switch, who is signed in, sign-out. */
@@ -105,10 +107,10 @@ export function framedPage(
           <meta charset="utf-8" />
           <meta name="viewport" content="width=device-width, initial-scale=1" />
           <title>{`${options.title} — ${ctx.tenant.displayName}`}</title>
-          <InlineStyle nonce={nonce} css={STYLE + FRAME_STYLE} />
+          <InlineStyle nonce={nonce} css={STYLE + FRAME_STYLE + (options.theme?.style ?? '')} />
         </head>
         {/* The frame's class, which FRAME_STYLE keys on (named when the console was its one user). */}
-        <body class="console">
+        <body class={options.theme ? `console ${options.theme.bodyClass}` : 'console'}>
           <a class="skip" href="#content">
             {t.skipToContent}
           </a>

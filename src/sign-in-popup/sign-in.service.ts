@@ -116,13 +116,17 @@ export class SignInService {
     await this.repo.deleteSession(session.tenantId, session.tokenHash);
   }
 
-  async issueConsentToken(session: SessionEntity): Promise<string> {
+  /**
+   * A single-use form token bound to this session (the consent form's CSRF token; the partner
+   * portal issues one per page for its forms, living `ttlMs`).
+   */
+  async issueConsentToken(session: SessionEntity, ttlMs = CONSENT_TTL_MS): Promise<string> {
     const token = randomBytes(24).toString('base64url');
     await this.repo.insertConsentToken({
       tenantId: session.tenantId,
       tokenHash: sha256Hex(token),
       sessionHash: session.tokenHash,
-      expiresAt: new Date(Date.now() + CONSENT_TTL_MS),
+      expiresAt: new Date(Date.now() + ttlMs),
       usedAt: null,
     });
     return token;
