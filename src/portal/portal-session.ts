@@ -16,7 +16,7 @@ import {
   portalPath,
   signedOutLang,
 } from './portal-page';
-import { TEXTS } from './portal.i18n';
+import { TEXTS, type Texts } from './portal.i18n';
 
 /** How long a portal page's forms stay usable (their single-use token). */
 const FORM_TTL_MS = 2 * 60 * 60 * 1000;
@@ -92,9 +92,12 @@ export class PortalSessions {
     return ctx;
   }
 
-  /** Mails a code to the email if it is a member's (the same answer either way). */
-  requestCode(tenant: TenantEntity, email: string): Promise<void> {
-    return this.signIn.requestCode(tenant, email);
+  /** Mails a code, worded in `t`'s language, if the email is a member's (the same answer either way). */
+  requestCode(tenant: TenantEntity, email: string, t: Texts): Promise<void> {
+    return this.signIn.requestCode(tenant, email, {
+      subject: (code) => t.mailSubject(tenant.displayName, code),
+      text: (code) => t.mailText(code),
+    });
   }
 
   /**

@@ -94,7 +94,7 @@ export class PortalController {
     if (!csrf) return expiredPage(view);
     const email = form.email ?? '';
     if (!EMAIL.test(email)) return this.emailStep(tenant, req, view.lang.fmt.t.badEmail);
-    await this.sessions.requestCode(tenant, email);
+    await this.sessions.requestCode(tenant, email, view.lang.fmt.t);
     return codePage(view, email, csrf);
   }
 

@@ -19,6 +19,9 @@ const EN = {
     `If ${email} belongs to a partner of this program, a 6-digit code is on its way. It is valid for 10 minutes.`,
   code: 'Code',
   signIn: 'Sign in',
+  mailSubject: (tenant: string, code: string) => `${tenant} partner portal: your code ${code}`,
+  mailText: (code: string) =>
+    `Your sign-in code is ${code}. It is valid for 10 minutes.\n\nIf you did not ask for it, ignore this mail.`,
   wrongCode: 'That code is wrong or has expired.',
   otherEmail: 'Use another email',
   badEmail: 'Enter a valid email address.',
@@ -163,6 +166,9 @@ const RU: typeof EN = {
     `Если ${email} принадлежит партнёру программы, мы отправили на неё 6-значный код. Он действует 10 минут.`,
   code: 'Код',
   signIn: 'Войти',
+  mailSubject: (tenant, code) => `Кабинет партнёра ${tenant}: код ${code}`,
+  mailText: (code) =>
+    `Ваш код для входа: ${code}. Он действует 10 минут.\n\nЕсли вы его не запрашивали, просто удалите это письмо.`,
   wrongCode: 'Код неверный или устарел.',
   otherEmail: 'Указать другую почту',
   badEmail: 'Укажите правильный адрес почты.',
