@@ -201,6 +201,8 @@ export interface DataTableProps {
   hideCaption?: boolean;
   /** A class per row (`dead` rows are tinted). */
   rowClasses?: (string | undefined)[];
+  /** A class of the table itself (the portal's `stack`: rows stacked on a phone). */
+  tableClass?: string;
 }
 
 /** A table with a caption (for screen readers), scrolling sideways on a narrow screen. */
@@ -209,7 +211,7 @@ export function DataTable(props: DataTableProps) {
   const num = new Set(props.numeric ?? []);
   return (
     <div class="table" tabIndex={0} role="region" aria-label={props.caption}>
-      <table>
+      <table class={props.tableClass}>
         <caption class={props.hideCaption ? 'sr-only' : undefined}>{props.caption}</caption>
         <thead>
           <tr>

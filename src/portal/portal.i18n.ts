@@ -84,8 +84,6 @@ const EN = {
   treeCount: (n: number) => `${n} partners below you`,
   treeEmpty: 'Nobody has joined under you yet.',
   treeTruncated: 'Only part of your network is shown.',
-  active: 'active',
-  inactive: 'inactive',
   you: 'You',
   level: (n: number) => `Level ${n}`,
   leadStatus: {
@@ -131,6 +129,7 @@ const EN = {
   } as Record<string, string>,
   detailsSaved: 'Your payout details are saved.',
   // Notifications
+  emailNotifications: 'Email notifications',
   notificationsLead: 'Choose which mails you get, and how often.',
   types: {
     'bonus.pending': 'A new commission',
@@ -225,8 +224,6 @@ const RU: typeof EN = {
   treeCount: (n) => `Партнёров под вами: ${n}`,
   treeEmpty: 'Под вами пока никого нет.',
   treeTruncated: 'Показана только часть вашей сети.',
-  active: 'активен',
-  inactive: 'не активен',
   you: 'Вы',
   level: (n) => `Уровень ${n}`,
   leadStatus: { new: 'Новый', processed: 'В работе', converted: 'Купил', rejected: 'Отклонён' },
@@ -264,6 +261,7 @@ const RU: typeof EN = {
     canceled: 'Отменена',
   },
   detailsSaved: 'Реквизиты для выплат сохранены.',
+  emailNotifications: 'Письма',
   notificationsLead: 'Выберите, какие письма получать и как часто.',
   types: {
     'bonus.pending': 'Новое начисление',

@@ -53,7 +53,9 @@ export const PORTAL_STYLE = `
   body.portal ul.tree .muted { margin-left: 6px; }
   body.portal fieldset { border: 1px solid #e5e7eb; border-radius: 10px; margin: 12px 0; min-width: 0; }
   body.portal table.prefs td, body.portal table.prefs th { vertical-align: middle; }
-  body.portal table.prefs select { width: auto; padding: 6px 8px; font-size: 15px; }
+  body.portal table.prefs { max-width: 640px; }
+  body.portal table.prefs th { font-weight: 500; }
+  body.portal select { width: auto; padding: 7px 10px; font-size: 15px; background: #fff; border: 1px solid #d1d5db; border-radius: 8px; color: #111827; }
   body.portal .notice-card { max-width: 560px; margin: 40px auto; }
   body.portal .card section > h2:first-child { margin-top: 0; }
   body.portal section[data-section=payout-details] form, body.portal form.inline-form { max-width: 560px; }
@@ -70,6 +72,12 @@ export const PORTAL_STYLE = `
     body.portal .metrics .value { font-size: 24px; }
     body.portal .card { padding: 16px; }
     body.portal .link-row { grid-template-columns: 1fr; }
+    /* Lists as stacked rows on a phone: the amount (the numeric cell) on the right of each. */
+    body.portal .card .table table.stack thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+    body.portal .card .table table.stack tr { display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 2px 12px;
+      padding: 10px 0; border-bottom: 1px solid #e5e7eb; }
+    body.portal .card .table table.stack td { border: 0; padding: 0; grid-column: 1; }
+    body.portal .card .table table.stack td.num { grid-column: 2; grid-row: 1; font-weight: 600; }
   }
 `;
 

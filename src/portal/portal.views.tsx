@@ -288,6 +288,7 @@ export function referralsPage(
         <DataTable
           caption={t.yourLeads}
           hideCaption
+          tableClass="stack"
           headers={[t.name, t.status, t.date]}
           empty={t.noLeads}
           rows={leads.rows.map((l) => [
@@ -332,6 +333,7 @@ export function earningsPage(ctx: PortalCtx, earnings: Page<EarningRow>): HtmlPa
       <DataTable
         caption={t.yourEarnings}
         hideCaption
+        tableClass="stack"
         headers={[t.date, t.source, t.rule, t.status, t.amount]}
         numeric={[4]}
         empty={t.noEarnings}
@@ -376,6 +378,7 @@ export function payoutsPage(
         <DataTable
           caption={t.payoutHistory}
           hideCaption
+          tableClass="stack"
           headers={[t.date, t.status, t.reference, t.amount]}
           numeric={[3]}
           empty={t.noPayouts}
@@ -428,7 +431,7 @@ export function notificationsPage(
     'notifications',
     t.notifications,
     <section class="card" aria-labelledby="prefs-h">
-      <h2 id="prefs-h">{t.notifications}</h2>
+      <h2 id="prefs-h">{t.emailNotifications}</h2>
       <p class="muted">{t.notificationsLead}</p>
       <form method="post" action={`${ctx.base}/notifications`} data-form="notifications">
         <CsrfField value={ctx.csrf} />

@@ -355,6 +355,19 @@ describe('partner portal: sign-in, sessions, isolation and forms (e2e)', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('documents the Admin notifications endpoint and every portal route in the OpenAPI document', async () => {
+    const doc = (await t.http().get('/docs/openapi.json')).body;
+    const path = doc.paths['/admin/v1/tenants/{slug}/users/{user_id}/notifications'];
+    expect(Object.keys(path).sort()).toEqual(['get', 'put']);
+    expect(path.put.requestBody.content['application/json'].schema.$ref).toMatch(
+      /UpdateNotificationPreferencesDto$/,
+    );
+    expect(Object.keys(path.get.responses)).toEqual(expect.arrayContaining(['200', '404']));
+    for (const route of ['/p/{slug}', '/p/{slug}/links', '/p/{slug}/payouts/details']) {
+      expect(doc.paths[route]).toBeDefined();
+    }
+  });
+
   it('saves payout details from the Payouts page, and shows a bad IBAN on the form', async () => {
     const from = `/p/${a.slug}/payouts`;
     const bad = await portalPost(t, annaCookie, from, `/p/${a.slug}/payouts/details`, {

@@ -9,6 +9,7 @@
 import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
+import { DeeplinksService } from '../../../src/deeplinks/deeplinks.service';
 import { createLead, registerConversion } from '../../factories/money.factory';
 import { admin, approveBonus, runPayouts } from '../../factories/payouts.factory';
 import { createTenant, type TestTenant } from '../../factories/tenants.factory';
@@ -103,6 +104,8 @@ describe('partner portal in a real browser, JavaScript off (docs/partners.md)', 
     await code.waitFor();
     const mail = await s().smtp.take(email);
     expect(mail.code).toMatch(/^\d{6}$/);
+    // The mail is in the page's language (the tenant's: Russian).
+    expect(mail.subject).toBe(`Кабинет партнёра Acme Shop: код ${mail.code}`);
     await code.fill(mail.code!);
     if (shots) await shot(page, `${shots}-code`);
     await page.locator('[data-action=submit]').click();
@@ -176,6 +179,15 @@ describe('partner portal in a real browser, JavaScript off (docs/partners.md)', 
       expect(await row.locator('[data-note]').textContent()).toBe(`Note ${HOSTILE}`);
       const short = await row.locator('input[data-copy]').inputValue();
       expect(short).toMatch(/\/s\/[A-Za-z0-9]{8}$/);
+      // A click on it counts on the link and in Home's last 30 days.
+      const click = await s().t.http().get(new URL(short).pathname);
+      expect(click.status).toBe(302);
+      await s().t.app.get(DeeplinksService).flushClicks();
+      await page.goto(`${s().base}/p/${tenant.slug}/links`);
+      expect(await row.locator('[data-clicks]').getAttribute('data-clicks')).toBe('1');
+      await page.goto(`${s().base}/p/${tenant.slug}`);
+      expect(await page.locator('[data-count=clicks]').textContent()).toBe(width > 600 ? '1' : '2');
+      await page.goto(`${s().base}/p/${tenant.slug}/links`);
       // A site that is not the shop's: refused on the form, nothing made.
       await page.locator('#target').fill('https://evil.example/');
       await page.locator('form[data-form=link] [data-action=submit]').click();
