@@ -394,3 +394,33 @@ describe('partner portal: sign-in, sessions, isolation and forms (e2e)', () => {
     expect(page.text).not.toContain('DE89370400440532013000');
   });
 });
+
+describe('partner portal: the per-network sign-in limits (e2e)', () => {
+  let t: TestApp;
+  afterAll(() => t?.close());
+
+  it('answers past 20 email steps from one network with a 429 page and Retry-After', async () => {
+    t = await createTestApp({
+      RATE_LIMITS: 'on',
+      QUEUE_PREFIX: `${process.env.TEST_QUEUE_PREFIX}:portal${randomBytes(3).toString('hex')}`,
+      PROCESS_ROLE: 'api',
+    });
+    const tenant = await createTenant(t);
+    const form = await t.http().get(`/p/${tenant.slug}`);
+    const login = cookiePairs(form).join('; ');
+    const csrf = hiddenField(form.text, '_csrf')!;
+    const post = (i: number) =>
+      t
+        .http()
+        .post(`/p/${tenant.slug}/sign-in`)
+        .set('Cookie', login)
+        .type('form')
+        .send({ email: `nobody${i}@example.com`, _csrf: csrf });
+    for (let i = 0; i < 20; i++) expect((await post(i)).status).toBe(200);
+    const limited = await post(20);
+    expect(limited.status).toBe(429);
+    expect(limited.headers['content-type']).toMatch(/^text\/html/);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.text).toContain('Too many sign-in attempts');
+  });
+});
