@@ -255,6 +255,20 @@ describe('partner portal: sign-in, sessions, isolation and forms (e2e)', () => {
     expect((await t.http().get('/p/no-such-tenant-x')).status).toBe(404);
   });
 
+  it('signs out on the server: the old cookie replayed opens nothing', async () => {
+    const email = newEmail('leaving');
+    await upsertUser(t, a.key, { email });
+    const cookie = await portalSignIn(t, smtp, a.slug, email);
+    const out = await portalPost(t, cookie, `/p/${a.slug}/links`, `/p/${a.slug}/sign-out`, {});
+    expect(out.status).toBe(303);
+    expect(out.headers.location).toBe(`/p/${a.slug}`);
+    expect(String(out.headers['set-cookie'])).toMatch(/svc_portal=; Max-Age=0/);
+    const replay = await portalGet(t, cookie, `/p/${a.slug}/earnings`);
+    expect(replay.status).toBe(303);
+    const home = await portalGet(t, cookie, `/p/${a.slug}`);
+    expect(home.text).toContain('type="email"');
+  });
+
   it('shows a banned or deactivated partner only a notice', async () => {
     const email = newEmail('banned');
     const m = await upsertUser(t, a.key, { email, full_name: 'Banned' });
