@@ -16,6 +16,8 @@ import { FastLanesModule } from './fast-lanes/fast-lanes.module';
 import { GroupsModule } from './groups/groups.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { LeadsModule } from './leads/leads.module';
+import { NotificationsModule } from './notifications/notifications.module';
+import { PortalModule } from './portal/portal.module';
 import { SignInPopupModule } from './sign-in-popup/sign-in-popup.module';
 import { OffersModule } from './offers/offers.module';
 import { PayoutsModule, PayoutsWorkerModule } from './payouts/payouts.module';
@@ -72,6 +74,8 @@ export class AppModule {
         EmbedModule,
         SignInPopupModule,
         DeeplinksModule,
+        NotificationsModule,
+        PortalModule,
         WidgetModule,
         // The demo tenant and /demo are for development (and the tests): never in production.
         ...(config.isProduction ? [] : [DemoModule]),

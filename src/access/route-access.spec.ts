@@ -52,6 +52,30 @@ describe('route declarations at start-up', () => {
     expect(at('organisations', '')().policy).toBeUndefined();
   });
 
+  // The partner portal's block (route-access.ts, "The partner portal").
+  it('a page of the partner portal (/p/:slug) must be @Public(); the applications’ /join pages are not its', () => {
+    const at = (path: string, ...decorators: MethodDecorator[]) => {
+      @Controller('p/:slug')
+      class Portal {
+        @Get(path)
+        handler() {}
+      }
+      for (const decorate of decorators) {
+        const descriptor = Object.getOwnPropertyDescriptor(Portal.prototype, 'handler')!;
+        decorate(Portal.prototype, 'handler', descriptor);
+      }
+      return () => routeAccess(Portal, Portal.prototype.handler);
+    };
+    const rule = /Portal\.handler: a page of the partner portal \(\/p\/:slug\) must be @Public\(\)/;
+    expect(at('')).toThrow(rule);
+    expect(at('links')).toThrow(rule);
+    expect(at('links', Admin('viewer'))).toThrow(rule);
+    expect(at('links', Public())().policy).toEqual({ kind: 'public' });
+    expect(at('', Public())().policy).toEqual({ kind: 'public' });
+    expect(at('join')().policy).toBeUndefined();
+    expect(at('join/:group')().policy).toBeUndefined();
+  });
+
   it('a Federation or Embed route without its rate limit (README "Configuration") does not start', () => {
     expect(() => route(TenantKey())).toThrow(/needs @RateLimit\('federation'\)/);
     expect(() => route(EmbedOrigin())).toThrow(/needs @RateLimit\('embed'\)/);

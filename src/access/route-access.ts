@@ -43,6 +43,27 @@ function pageRule(
   return undefined;
 }
 
+// ------------------------------------------------------------------------------------------------
+// The partner portal (`/p/:slug`, SPEC 14; docs/partners.md, "The partner portal").
+
+/** The portal's pages; the applications' hosted pages (`/p/:slug/join…`) have rules of their own. */
+const PORTAL_PATH = /^\/p\/:slug(\/|$)/;
+const JOIN_PATH = /^\/p\/:slug\/join(\/|$)/;
+
+/**
+ * A page of the partner portal must be `@Public()`: the portal signs its partners in itself (the
+ * popup's emailed codes and sessions, portal/portal-session.ts), checks each form's single-use
+ * token, and shows only the signed-in member's data. A staff or tenant credential means nothing
+ * there, so a portal route declaring one (or none) fails to start.
+ */
+function portalRule(paths: string[], policy?: AuthPolicy): string | undefined {
+  if (!paths.some((path) => PORTAL_PATH.test(path) && !JOIN_PATH.test(path))) return undefined;
+  if (policy?.kind === 'public') return undefined;
+  return 'a page of the partner portal (/p/:slug) must be @Public(): it checks its own session';
+}
+
+// ------------------------------------------------------------------------------------------------
+
 /** Every path the route is served at, as `/org/:slug/bonuses`. */
 function routePaths(controller: Type<unknown>, handler: object): string[] {
   const list = (value: unknown): string[] =>
@@ -76,7 +97,9 @@ export function routeAccess(controller: Type<unknown>, handler: object): RouteAc
     if (required && !access.limits.includes(required)) {
       throw new Error(`${name()}: a ${access.policy?.kind} route needs @RateLimit('${required}')`);
     }
-    const page = pageRule(controller, handler, access.policy);
+    const page =
+      pageRule(controller, handler, access.policy) ??
+      portalRule(routePaths(controller, handler), access.policy);
     if (page) throw new Error(`${name()}: ${page}`);
     cache.set(handler, access);
   }

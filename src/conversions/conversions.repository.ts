@@ -23,6 +23,15 @@ export class ConversionsRepository {
     return this.repo.findOneBy({ tenantId, id: conversionId });
   }
 
+  /** The `reward_note` of each of these conversions that has one. */
+  rewardNotes(tenantId: string, ids: string[]): Promise<{ id: string; reward_note: string }[]> {
+    return this.tx.select(
+      `SELECT id, reward_note FROM conversions
+        WHERE tenant_id = $1 AND id = ANY($2::text[]) AND reward_note IS NOT NULL`,
+      [tenantId, ids],
+    );
+  }
+
   /** The tenant's conversion of this order, if any (register's hot path: constant SQL). */
   async findByExternalOrderId(
     tenantId: string,

@@ -47,6 +47,16 @@ export class ConversionsService {
   ) {}
 
   /**
+   * The note the reward rules wrote on each of these conversions (why one paid nothing, SPEC 15),
+   * by conversion id; conversions without one are left out. For the partner portal's Earnings.
+   */
+  async rewardNotes(tenantId: string, conversionIds: string[]): Promise<Map<string, string>> {
+    if (!conversionIds.length) return new Map();
+    const rows = await this.conversions.rewardNotes(tenantId, conversionIds);
+    return new Map(rows.map((r) => [r.id, r.reward_note]));
+  }
+
+  /**
    * Registers a conversion and pays the cascade (docs/money.md §5), in one transaction. The lead
    * row lock serialises conversions of one lead, so the same order sent twice (or twenty times at
    * once) finds the first one and answers with it; the unique (tenant, external_order_id)

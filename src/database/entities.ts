@@ -13,6 +13,7 @@ import { SignInCodeEntity } from '../sign-in-popup/sign-in-code.entity';
 import { OfferEntity } from '../offers/offer.entity';
 import { PayoutEntity, PayoutRunEntity } from '../payouts/payout.entity';
 import { PayoutDetailsEntity } from '../payouts/payout-details/payout-details.entity';
+import { NotificationPreferenceEntity } from '../notifications/notification-preference.entity';
 import { StaffTokenEntity } from '../tenants/staff-token.entity';
 import { TenantKeyEntity } from '../tenants/tenant-key.entity';
 import { TenantEntity } from '../tenants/tenant.entity';
@@ -49,4 +50,5 @@ export const ENTITIES = [
   PayoutEntity,
   PayoutRunEntity,
   PayoutDetailsEntity,
+  NotificationPreferenceEntity,
 ];

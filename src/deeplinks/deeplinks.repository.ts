@@ -46,6 +46,21 @@ export class DeeplinksRepository {
     return rows.length === 1;
   }
 
+  /** A page of the member's links, newest first, and how many they have. */
+  forMember(
+    tenantId: string,
+    memberId: string,
+    offset: number,
+    limit: number,
+  ): Promise<[DeeplinkEntity[], number]> {
+    return this.repo.findAndCount({
+      where: { tenantId, memberId },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      skip: offset,
+      take: limit,
+    });
+  }
+
   findSame(link: DeeplinkEntity): Promise<DeeplinkEntity | null> {
     return this.repo.findOneBy({
       tenantId: link.tenantId,
@@ -100,15 +115,6 @@ export class DeeplinksRepository {
       })
       .andWhere(`d.promo_code <> ''`)
       .getOne();
-  }
-
-  /** A member's links, newest first (uq_deeplinks_params leads with tenant_id, member_id). */
-  ofMember(tenantId: string, memberId: string, limit: number): Promise<DeeplinkEntity[]> {
-    return this.repo.find({
-      where: { tenantId, memberId },
-      order: { createdAt: 'DESC', id: 'DESC' },
-      take: limit,
-    });
   }
 
   /** Adds counted clicks to their links' clicks_count (ClickCounter's batch, in its order). */

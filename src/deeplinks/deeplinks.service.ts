@@ -228,7 +228,7 @@ export class DeeplinksService {
 
   /** The partner's own links, newest first, with their clicks (the link widget lists them). */
   async linksOf(tenant: TenantEntity, memberId: string): Promise<ReferralLinkListResponse> {
-    const links = await this.links.ofMember(tenant.id, memberId, MAX_LISTED_LINKS);
+    const [links] = await this.links.forMember(tenant.id, memberId, 0, MAX_LISTED_LINKS);
     return {
       items: links.map((link) => ({
         deeplink_id: link.id,
@@ -242,6 +242,20 @@ export class DeeplinksService {
         created_at: link.createdAt.toISOString(),
       })),
     };
+  }
+
+  /**
+   * A page of the member's links, newest first, each with its short URL (the partner portal's
+   * Links), and how many there are.
+   */
+  async forMember(
+    tenantId: string,
+    memberId: string,
+    offset: number,
+    limit: number,
+  ): Promise<[(DeeplinkEntity & { shortUrl: string })[], number]> {
+    const [rows, total] = await this.links.forMember(tenantId, memberId, offset, limit);
+    return [rows.map((link) => ({ ...link, shortUrl: this.shortUrl(link) })), total];
   }
 
   private shortUrl(link: DeeplinkEntity): string {

@@ -82,6 +82,8 @@ export interface FramedPageOptions {
   status?: number;
   /** A script of the page's own (a module constant), run under the response's nonce. */
   script?: string;
+  /** The feature's own look: a class on `body` and its style sheet, after the frame's. */
+  theme?: { bodyClass: string; style: string };
 }
 
 /** A signed-in page: skip link, navigation, language switch, who is signed in, sign-out. */
@@ -105,10 +107,10 @@ export function framedPage(
           <meta charset="utf-8" />
           <meta name="viewport" content="width=device-width, initial-scale=1" />
           <title>{`${options.title} — ${ctx.tenant.displayName}`}</title>
-          <InlineStyle nonce={nonce} css={STYLE + FRAME_STYLE} />
+          <InlineStyle nonce={nonce} css={STYLE + FRAME_STYLE + (options.theme?.style ?? '')} />
         </head>
         {/* The frame's class, which FRAME_STYLE keys on (named when the console was its one user). */}
-        <body class="console">
+        <body class={options.theme ? `console ${options.theme.bodyClass}` : 'console'}>
           <a class="skip" href="#content">
             {t.skipToContent}
           </a>
@@ -199,6 +201,8 @@ export interface DataTableProps {
   hideCaption?: boolean;
   /** A class per row (`dead` rows are tinted). */
   rowClasses?: (string | undefined)[];
+  /** A class of the table itself (the portal's `stack`: rows stacked on a phone). */
+  tableClass?: string;
 }
 
 /** A table with a caption (for screen readers), scrolling sideways on a narrow screen. */
@@ -207,7 +211,7 @@ export function DataTable(props: DataTableProps) {
   const num = new Set(props.numeric ?? []);
   return (
     <div class="table" tabIndex={0} role="region" aria-label={props.caption}>
-      <table>
+      <table class={props.tableClass}>
         <caption class={props.hideCaption ? 'sr-only' : undefined}>{props.caption}</caption>
         <thead>
           <tr>

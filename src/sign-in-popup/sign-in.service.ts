@@ -14,6 +14,18 @@ export const CODES_PER_EMAIL_PER_HOUR = 5;
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 const CONSENT_TTL_MS = 15 * 60 * 1000;
 
+/** How a sign-in code mail is worded. */
+export interface CodeMail {
+  subject: (code: string) => string;
+  text: (code: string) => string;
+}
+
+const popupMail = (tenantName: string): CodeMail => ({
+  subject: (code) => `${tenantName}: your sign-in code ${code}`,
+  text: (code) =>
+    `Your code is ${code}. It is valid for 10 minutes.\n\nIf you did not ask for it, ignore this mail.`,
+});
+
 /**
  * Sign-in by emailed code (docs/embedding.md §4), sessions and consent tokens. Nothing here tells a
  * caller whether an email belongs to a member: a code is mailed only to members, and the page
@@ -29,7 +41,15 @@ export class SignInService {
     private readonly mailer: MailerService,
   ) {}
 
-  async requestCode(tenant: TenantEntity, rawEmail: string): Promise<void> {
+  /**
+   * Mails a code to the email if it is a member's. `mail` words it (the partner portal's, in the
+   * page's language); the popup's English mail otherwise.
+   */
+  async requestCode(
+    tenant: TenantEntity,
+    rawEmail: string,
+    mail: CodeMail = popupMail(tenant.displayName),
+  ): Promise<void> {
     const email = rawEmail.trim().toLowerCase();
     const member = await this.members.findByEmail(tenant.id, email);
     if (!member) return;
@@ -53,11 +73,7 @@ export class SignInService {
       createdAt: new Date(),
     });
     this.mailer
-      .send(
-        email,
-        `${tenant.displayName}: your sign-in code ${code}`,
-        `Your code is ${code}. It is valid for 10 minutes.\n\nIf you did not ask for it, ignore this mail.`,
-      )
+      .send(email, mail.subject(code), mail.text(code))
       .catch((error: unknown) => this.logger.error({ err: error }, 'Sign-in mail failed'));
   }
 
@@ -116,13 +132,17 @@ export class SignInService {
     await this.repo.deleteSession(session.tenantId, session.tokenHash);
   }
 
-  async issueConsentToken(session: SessionEntity): Promise<string> {
+  /**
+   * A single-use form token bound to this session (the consent form's CSRF token; the partner
+   * portal issues one per page for its forms, living `ttlMs`).
+   */
+  async issueConsentToken(session: SessionEntity, ttlMs = CONSENT_TTL_MS): Promise<string> {
     const token = randomBytes(24).toString('base64url');
     await this.repo.insertConsentToken({
       tenantId: session.tenantId,
       tokenHash: sha256Hex(token),
       sessionHash: session.tokenHash,
-      expiresAt: new Date(Date.now() + CONSENT_TTL_MS),
+      expiresAt: new Date(Date.now() + ttlMs),
       usedAt: null,
     });
     return token;

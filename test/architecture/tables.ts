@@ -17,6 +17,8 @@ export const TABLES_WITHOUT_ENTITY: Record<string, string> = {
   stats_partner_daily: 'console',
   stats_partner_totals: 'console',
   imports: 'transfer',
+  // The partner portal's daily activity, kept by the triggers of the PortalActivity migration.
+  portal_activity_daily: 'portal',
 };
 
 /** The statements that write a table, and the table they write. */

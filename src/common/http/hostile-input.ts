@@ -135,7 +135,7 @@ export function bodyProblem(body: unknown): FieldError | undefined {
 const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** The server-rendered pages, which answer with HTML error pages instead of problem documents. */
-export const HTML_SURFACE = /^\/(org|oauth|s|demo)(?=[/?]|$)/;
+export const HTML_SURFACE = /^\/(org|oauth|s|demo|p)(?=[/?]|$)/;
 
 /** Sends the HTML error page of the server-rendered surfaces (popup pages keep window.opener). */
 export function sendErrorPage(

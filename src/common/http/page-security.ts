@@ -21,10 +21,14 @@ import { sendResult } from '../pages/send';
  *   another origin (403), before any handler runs.
  */
 
-/** The two areas with their own cookies: the admin pages and the sign-in popup. */
-export type PageArea = '/org' | '/oauth';
+/**
+ * The areas with their own cookies: the admin pages, the sign-in popup, and each tenant's partner
+ * portal (`/p/<slug>`: a cookie of one tenant's portal is never sent to another's).
+ */
+export type PageArea = '/org' | '/oauth' | `/p/${string}`;
 
-const LOGIN_COOKIE: Record<PageArea, string> = { '/org': 'svc_admin_login', '/oauth': 'svc_login' };
+const loginCookie = (area: PageArea): string =>
+  area === '/org' ? 'svc_admin_login' : area === '/oauth' ? 'svc_login' : 'svc_portal_login';
 /** How long a sign-in form stays usable without a reload. */
 export const LOGIN_FORM_TTL_MS = 60 * 60 * 1000;
 const FORM_TYPE = 'application/x-www-form-urlencoded';
@@ -93,12 +97,12 @@ export class PageSecurity {
    * both usable.
    */
   loginForm(req: Request, area: PageArea): { csrf: string; cookie: string } {
-    const current = this.cookie(req, LOGIN_COOKIE[area]);
+    const current = this.cookie(req, loginCookie(area));
     const value =
       current && COOKIE_VALUE.test(current) ? current : randomBytes(32).toString('base64url');
     return {
       csrf: this.mac(area, value),
-      cookie: this.cookieToSet(LOGIN_COOKIE[area], value, area, LOGIN_FORM_TTL_MS),
+      cookie: this.cookieToSet(loginCookie(area), value, area, LOGIN_FORM_TTL_MS),
     };
   }
 
@@ -109,7 +113,7 @@ export class PageSecurity {
    * and PageFormGuard refuses its Origin.
    */
   checkLogin(req: Request, area: PageArea): string | undefined {
-    const value = this.cookie(req, LOGIN_COOKIE[area]);
+    const value = this.cookie(req, loginCookie(area));
     if (!value || !COOKIE_VALUE.test(value)) return undefined;
     const expected = this.mac(area, value);
     return sameSecret(formField(req, '_csrf'), expected) ? expected : undefined;

@@ -12,6 +12,10 @@ export interface LayoutOptions extends PageInit {
   script?: string;
   /** JSON data for the script, in `<script type="application/json" id="data">`. */
   data?: unknown;
+  /** The document's language (`en` unless said). */
+  lang?: string;
+  /** More style after the common sheet, and a class for `body` (the partner portal's look). */
+  theme?: { bodyClass: string; style: string };
 }
 
 /**
@@ -19,17 +23,17 @@ export interface LayoutOptions extends PageInit {
  * rendered when it is sent, with that response's CSP nonce on its style and script.
  */
 export function page(options: LayoutOptions, body: ComponentChildren): HtmlPage {
-  const { title, wide, script, data, ...init } = options;
+  const { title, wide, script, data, lang, theme, ...init } = options;
   return new HtmlPage(
     (nonce) => (
-      <html lang="en">
+      <html lang={lang ?? 'en'}>
         <head>
           <meta charset="utf-8" />
           <meta name="viewport" content="width=device-width, initial-scale=1" />
           <title>{title}</title>
-          <InlineStyle nonce={nonce} css={STYLE} />
+          <InlineStyle nonce={nonce} css={STYLE + (theme?.style ?? '')} />
         </head>
-        <body>
+        <body class={theme?.bodyClass}>
           <main class={wide ? 'wide' : undefined}>{body}</main>
           {data !== undefined && <ScriptData id="data" value={data} />}
           {script !== undefined && <InlineScript nonce={nonce} code={script} />}

@@ -22,6 +22,8 @@ import { LeadsAnonymous1795791330000 } from './1795791330000-LeadsAnonymous';
 import { Groups1795791400000 } from './1795791400000-Groups';
 import { PayoutDetails1795791700000 } from './1795791700000-PayoutDetails';
 import { ProgramPhases1795791900000 } from './1795791900000-ProgramPhases';
+import { NotificationPreferences1795792100000 } from './1795792100000-NotificationPreferences';
+import { PortalActivity1795792150000 } from './1795792150000-PortalActivity';
 import { EmbedAuth1795792200000 } from './1795792200000-EmbedAuth';
 
 /** Every migration in order; listed so the app, CLI and tests need no file globbing. */
@@ -50,5 +52,7 @@ export const MIGRATIONS = [
   Groups1795791400000,
   PayoutDetails1795791700000,
   ProgramPhases1795791900000,
+  NotificationPreferences1795792100000,
+  PortalActivity1795792150000,
   EmbedAuth1795792200000,
 ];

@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '../database/transaction-host';
+
+export interface ActivityDay {
+  day: string;
+  clicks: number;
+  leads: number;
+  conversions: number;
+}
+
+/**
+ * The portal's own rollup, `portal_activity_daily` (kept by the PortalActivity migration's
+ * triggers): a member's clicks, leads and conversions per UTC day.
+ */
+@Injectable()
+export class PortalActivityRepository {
+  constructor(private readonly tx: TransactionHost) {}
+
+  /** The member's days from `from` to `to` (inclusive, `YYYY-MM-DD`) that have any activity. */
+  async days(tenantId: string, memberId: string, from: string, to: string): Promise<ActivityDay[]> {
+    const rows: { day: string; clicks: string; leads: string; conversions: string }[] =
+      await this.tx.select(
+        `SELECT to_char(day, 'YYYY-MM-DD') AS day, clicks, leads, conversions
+           FROM portal_activity_daily
+          WHERE tenant_id = $1 AND member_id = $2 AND day BETWEEN $3::date AND $4::date
+          ORDER BY day`,
+        [tenantId, memberId, from, to],
+      );
+    return rows.map((r) => ({
+      day: r.day,
+      clicks: Number(r.clicks),
+      leads: Number(r.leads),
+      conversions: Number(r.conversions),
+    }));
+  }
+}
