@@ -17,6 +17,8 @@ export const TABLES_WITHOUT_ENTITY: Record<string, string> = {
   stats_partner_daily: 'console',
   stats_partner_totals: 'console',
   imports: 'transfer',
+  // Members' own sales per day, kept by the triggers of the PersonalSales migration.
+  personal_sales_daily: 'conversions',
 };
 
 /** The statements that write a table, and the table they write. */
