@@ -11,6 +11,8 @@ import { ConversionsAdminController } from './conversions-admin.controller';
 import { ConversionsController } from './conversions.controller';
 import { ConversionsRepository } from './conversions.repository';
 import { ConversionsService } from './conversions.service';
+import { PersonalSalesRepository } from './personal-sales.repository';
+import { QualifiedCascade } from './qualified-cascade';
 
 @Module({
   imports: [
@@ -23,7 +25,13 @@ import { ConversionsService } from './conversions.service';
     FraudModule,
   ],
   controllers: [ConversionsController, ConversionsAdminController],
-  providers: [ConversionsRepository, ConversionsService, ConversionAttribution],
+  providers: [
+    ConversionsRepository,
+    ConversionsService,
+    ConversionAttribution,
+    PersonalSalesRepository,
+    QualifiedCascade,
+  ],
   exports: [ConversionsService],
 })
 export class ConversionsModule {}

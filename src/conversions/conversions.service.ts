@@ -11,12 +11,13 @@ import { GroupsService } from '../groups/groups.service';
 import { mergeSignals, reviewFor } from '../fraud/risk-signal';
 import type { LeadEntity } from '../leads/lead.entity';
 import { LeadsService } from '../leads/leads.service';
-import type { Program } from '../tenants/program';
+import { maxTierCount, needsQualification, type Program } from '../tenants/program';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { MembersService } from '../members/members.service';
 import { cascade, type CascadeShare, tierIndex } from './cascade';
 import { ConversionAttribution } from './conversion-attribution';
 import { pastLastPhaseNote, phaseOf } from './phases';
+import { QualifiedCascade } from './qualified-cascade';
 import type { ConversionEntity } from './conversion.entity';
 import {
   AlreadyReversedError,
@@ -44,6 +45,7 @@ export class ConversionsService {
     private readonly fraud: FraudService,
     private readonly attribution: ConversionAttribution,
     private readonly groups: GroupsService,
+    private readonly qualified: QualifiedCascade,
   ) {}
 
   /**
@@ -100,6 +102,7 @@ export class ConversionsService {
         tenant,
         lead,
         dto.amount_kopecks,
+        dto.currency,
         now,
       );
       const signals = mergeSignals(
@@ -193,7 +196,13 @@ export class ConversionsService {
     dto: PreviewConversionDto,
   ): Promise<ConversionPreviewResponse> {
     const lead = await this.leads.getConvertible(tenant.id, dto.lead_id);
-    const { shares, rewardNote } = await this.shares(tenant, lead, dto.amount_kopecks, new Date());
+    const { shares, rewardNote } = await this.shares(
+      tenant,
+      lead,
+      dto.amount_kopecks,
+      dto.currency,
+      new Date(),
+    );
     return {
       lead_id: lead.id,
       amount_kopecks: dto.amount_kopecks,
@@ -263,12 +272,14 @@ export class ConversionsService {
   /**
    * The program that pays the lead (docs/partners.md, "Which program pays": chosen once, by the
    * referrer), the phase of it that pays a conversion registered `at` (docs/money.md §2), and its
-   * cascade over the lead's chain. Past a last phase with a limit: no shares, and the note why.
+   * cascade over the lead's chain, with qualification and compression when its tiers ask for
+   * them. Past a last phase with a limit: no shares, and the note why.
    */
   private async shares(
     tenant: TenantEntity,
     lead: LeadEntity,
     amountKopecks: number,
+    currency: string,
     at: Date,
   ): Promise<{ program: Program; shares: CascadeShare[]; rewardNote: string | null }> {
     const { program, chain } = await this.groups.conversionProgram(
@@ -283,7 +294,16 @@ export class ConversionsService {
       if (!choice) return { program, shares: [], rewardNote: pastLastPhaseNote(program.phases) };
       tiers = choice.phase.tiers;
     }
-    return { program, shares: cascade(amountKopecks, tiers!, chain), rewardNote: null };
+    if (!needsQualification(program, tiers!)) {
+      return { program, shares: cascade(amountKopecks, tiers!, chain), rewardNote: null };
+    }
+    const shares = await this.qualified.shares(tenant.id, currency, amountKopecks, tiers!, chain, {
+      compression: program.compression === true,
+      // The chain was fetched as far as the program's tiers reach: shorter, the network ends.
+      complete: chain.length < maxTierCount(program),
+      at,
+    });
+    return { program, shares, rewardNote: null };
   }
 
   /** The same order again: the first conversion if it matches, else 409. */

@@ -1,9 +1,25 @@
 import type { FieldError } from '../common/errors/domain-error';
 
-/** A tier pays a share of the conversion (`percent_bp`, basis points) or a fixed amount. */
-export type ProgramTier =
-  | { tier: string; percent_bp: number; fixed_kopecks?: never }
-  | { tier: string; fixed_kopecks: number; percent_bp?: never };
+/**
+ * docs/money.md §2, "Qualification": an upline takes the tier only if the conversions they referred
+ * themselves (not reversed, in the conversion's currency) in the last `window_days` UTC days sum
+ * to at least `min_personal_sales_kopecks`.
+ */
+export interface TierQualification {
+  min_personal_sales_kopecks: number;
+  window_days: number;
+}
+
+/**
+ * A tier pays a share of the conversion (`percent_bp`, basis points) or a fixed amount; an upline
+ * tier may ask its member to qualify.
+ */
+export type ProgramTier = { tier: string; qualify?: TierQualification } & (
+  { percent_bp: number; fixed_kopecks?: never } | { fixed_kopecks: number; percent_bp?: never }
+);
+
+/** The longest qualification window, in days. */
+export const MAX_WINDOW_DAYS = 3650;
 
 /**
  * One phase of a phased program (docs/money.md §2, "Phases"): it pays its tiers for `months`
@@ -23,6 +39,11 @@ export interface ProgramPhase {
 export type Program = {
   lead_bonus_kopecks: number;
   grace_period_hours: number;
+  /**
+   * docs/money.md §2, "Compression": tiers go up the chain to the next active, qualified member
+   * instead of lapsing. Stored only when true.
+   */
+  compression?: boolean;
 } & ({ tiers: ProgramTier[]; phases?: never } | { phases: ProgramPhase[]; tiers?: never });
 
 export const MAX_PHASES = 12;
@@ -86,6 +107,12 @@ export function tierErrors(
       errors.push({ field: at, message: 'must have exactly one of percent_bp and fixed_kopecks' });
     }
     if (hasPercent) percentSum += tier.percent_bp ?? 0;
+    if (tier.qualify !== undefined && tier.qualify !== null && index === 0) {
+      errors.push({
+        field: `${at}.qualify`,
+        message: 'is for upline tiers only (the referrer of a conversion made the sale)',
+      });
+    }
   });
   if (percentSum > 10000) {
     errors.push({ field, message: 'percent_bp of all tiers must add up to at most 10000 (100 %)' });
@@ -139,7 +166,12 @@ export function phaseErrors(
   return errors;
 }
 
-type TierInput = { tier: string; percent_bp?: number; fixed_kopecks?: number };
+type TierInput = {
+  tier: string;
+  percent_bp?: number;
+  fixed_kopecks?: number;
+  qualify?: TierQualification;
+};
 
 /** A program as a caller may send it: every field optional; `tiers` or `phases`, not both. */
 export interface ProgramInput {
@@ -147,27 +179,42 @@ export interface ProgramInput {
   tiers?: TierInput[];
   phases?: { months?: number; conversions?: number; tiers: TierInput[] }[];
   grace_period_hours?: number;
+  compression?: boolean;
 }
 
 const toTiers = (tiers: readonly TierInput[]): ProgramTier[] =>
-  tiers.map((t) =>
-    t.percent_bp !== undefined && t.percent_bp !== null
-      ? { tier: t.tier, percent_bp: t.percent_bp }
-      : { tier: t.tier, fixed_kopecks: t.fixed_kopecks! },
-  );
+  tiers.map((t) => {
+    const qualify = t.qualify
+      ? {
+          qualify: {
+            min_personal_sales_kopecks: t.qualify.min_personal_sales_kopecks,
+            window_days: t.qualify.window_days,
+          },
+        }
+      : {};
+    return t.percent_bp !== undefined && t.percent_bp !== null
+      ? { tier: t.tier, percent_bp: t.percent_bp, ...qualify }
+      : { tier: t.tier, fixed_kopecks: t.fixed_kopecks!, ...qualify };
+  });
+
+/** Whether paying by `tiers` reads personal sales or may walk past the tiers' own positions. */
+export function needsQualification(program: Program, tiers: readonly ProgramTier[]): boolean {
+  return program.compression === true || tiers.some((t) => t.qualify);
+}
 
 /** A complete program from what a caller sent: omitted fields take docs/money.md §2's defaults. */
 export function withProgramDefaults(input?: ProgramInput): Program {
   const lead_bonus_kopecks = input?.lead_bonus_kopecks ?? DEFAULT_PROGRAM.lead_bonus_kopecks;
   const grace_period_hours = input?.grace_period_hours ?? DEFAULT_PROGRAM.grace_period_hours;
+  const compression = input?.compression === true ? { compression: true } : {};
   if (input?.phases) {
     const phases = input.phases.map((phase) => ({
       ...(phase.months != null ? { months: phase.months } : {}),
       ...(phase.conversions != null ? { conversions: phase.conversions } : {}),
       tiers: toTiers(phase.tiers),
     }));
-    return { lead_bonus_kopecks, phases, grace_period_hours };
+    return { lead_bonus_kopecks, phases, grace_period_hours, ...compression };
   }
   const tiers = toTiers(input?.tiers ?? DEFAULT_PROGRAM.tiers!);
-  return { lead_bonus_kopecks, tiers, grace_period_hours };
+  return { lead_bonus_kopecks, tiers, grace_period_hours, ...compression };
 }

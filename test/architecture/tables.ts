@@ -19,6 +19,8 @@ export const TABLES_WITHOUT_ENTITY: Record<string, string> = {
   imports: 'transfer',
   // The partner portal's daily activity, kept by the triggers of the PortalActivity migration.
   portal_activity_daily: 'portal',
+  // Members' own sales per day, kept by the triggers of the PersonalSales migration.
+  personal_sales_daily: 'conversions',
 };
 
 /** The statements that write a table, and the table they write. */

@@ -13,6 +13,8 @@ import {
   DEFAULT_PREVIEW_KOPECKS,
   FORM_ERRORS,
   formValues,
+  hasHiddenRules,
+  keepingRules,
   moneyText,
   previewCascade,
   programFromValues,
@@ -49,7 +51,8 @@ export class ProgramPagesController {
     const values = { ...formValues(program, DEFAULT_PREVIEW_KOPECKS), amount: given ?? '' };
     if (!given) values.amount = moneyText(DEFAULT_PREVIEW_KOPECKS);
     return this.render(ctx, offers, offer, !!offer && !offer.program, values, {
-      notice: query.notice ?? (program.phases ? 'phased' : undefined),
+      notice:
+        query.notice ?? (program.phases ? 'phased' : hasHiddenRules(program) ? 'ruled' : undefined),
       error: query.offer && !offer ? `No offer "${query.offer}".` : query.error,
     });
   }
@@ -89,10 +92,15 @@ export class ProgramPagesController {
     if (!save) {
       return this.render(ctx, offers, offer, useDefault, values, { notice: 'previewed' });
     }
+    // The rules the form does not show (qualification, compression) stay as they were.
+    const program = keepingRules(
+      (offer?.program as Program | null | undefined) ?? ctx.tenant.program,
+      parsed.program,
+    );
     if (offer) {
-      await this.offers.setProgram(ctx.tenant.id, offer.offer_id, parsed.program, ctx.actor);
+      await this.offers.setProgram(ctx.tenant.id, offer.offer_id, program, ctx.actor);
     } else {
-      await this.tenants.update(ctx.tenant, { program: parsed.program }, ctx.actor);
+      await this.tenants.update(ctx.tenant, { program }, ctx.actor);
     }
     return this.saved(ctx, offer);
   }

@@ -192,3 +192,24 @@ export function previewCascade(tiers: readonly ProgramTier[], amountKopecks: num
   );
   return tiers.map((t) => ({ tier: t.tier, amount_kopecks: shares.get(t.tier) ?? 0 }));
 }
+
+/**
+ * `next` (the form's program) keeping what the form cannot show of `previous` (docs/money.md §2):
+ * each upline tier's `qualify`, by position, and `compression`. A tier the form removed loses its
+ * rule with it.
+ */
+export function keepingRules<P extends Program & { tiers: ProgramTier[] }>(
+  previous: Program,
+  next: P,
+): P {
+  const before = programPhases(previous)[0]?.tiers ?? [];
+  const tiers = next.tiers.map((tier, i) =>
+    before[i]?.qualify ? { ...tier, qualify: before[i].qualify } : tier,
+  );
+  return { ...next, tiers, ...(previous.compression ? { compression: true } : {}) };
+}
+
+/** Whether `program` has rules the form does not show (qualification, compression). */
+export const hasHiddenRules = (program: Program): boolean =>
+  program.compression === true ||
+  programPhases(program).some((phase) => phase.tiers.some((tier) => tier.qualify));

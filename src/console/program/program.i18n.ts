@@ -34,6 +34,8 @@ const EN = {
   previewed: 'Preview of the form; nothing was saved.',
   phased:
     'This program pays by phases (docs/money.md). The form shows the tiers of its first phase; saving it replaces all phases with these tiers. Change phases with the Admin API.',
+  ruled:
+    'This program has qualification or compression rules (docs/money.md). The form edits the tiers’ amounts; saving keeps those rules. Change them with the Admin API.',
   viewerNote: 'Your role can see the program but not change it.',
   ownerNote: 'Saving the default program needs the owner role; you can preview changes.',
   none: 'no tiers',
@@ -75,6 +77,8 @@ const RU: ProgramTexts = {
   previewed: 'Расчёт по форме; ничего не сохранено.',
   phased:
     'Эта программа платит по этапам (docs/money.md). В форме — ставки её первого этапа; сохранение заменит все этапы этими ставками. Этапы меняются через Admin API.',
+  ruled:
+    'В этой программе есть условия квалификации или компрессия (docs/money.md). Форма меняет ставки уровней; при сохранении эти условия сохраняются. Изменить их можно через Admin API.',
   viewerNote: 'Ваша роль позволяет смотреть программу, но не менять её.',
   ownerNote: 'Сохранить программу по умолчанию может владелец; вы можете посмотреть расчёт.',
   none: 'нет уровней',

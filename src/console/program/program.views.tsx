@@ -46,7 +46,9 @@ export function programPage(
         ? t.previewed
         : shown.notice === 'phased'
           ? t.phased
-          : shown.notice;
+          : shown.notice === 'ruled'
+            ? t.ruled
+            : shown.notice;
   const error =
     shown.error ??
     (d.errors.length ? d.errors.map((e) => `${e.field}: ${e.message}`).join('; ') : undefined);

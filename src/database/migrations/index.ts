@@ -25,6 +25,7 @@ import { ProgramPhases1795791900000 } from './1795791900000-ProgramPhases';
 import { NotificationPreferences1795792100000 } from './1795792100000-NotificationPreferences';
 import { PortalActivity1795792150000 } from './1795792150000-PortalActivity';
 import { EmbedAuth1795792200000 } from './1795792200000-EmbedAuth';
+import { PersonalSales1795792300000 } from './1795792300000-PersonalSales';
 
 /** Every migration in order; listed so the app, CLI and tests need no file globbing. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   NotificationPreferences1795792100000,
   PortalActivity1795792150000,
   EmbedAuth1795792200000,
+  PersonalSales1795792300000,
 ];

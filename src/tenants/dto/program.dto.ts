@@ -2,6 +2,7 @@ import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
+  IsBoolean,
   IsInt,
   IsString,
   Max,
@@ -10,8 +11,17 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { Optional } from '../../common/validation/optional';
-import { MAX_PHASES, MAX_UPLINE_TIERS } from '../program';
+import { MAX_PHASES, MAX_UPLINE_TIERS, MAX_WINDOW_DAYS } from '../program';
 import { IsAbsentWith, IsValidPhaseList, IsValidTierList } from './tenant-validators';
+
+/** docs/money.md §2, "Qualification": what an upline must have sold to take the tier. */
+export class TierQualificationDto {
+  /** The least their own referred conversions must sum to, in kopecks. @example 5000000 */
+  @IsInt() @Min(1) @Max(Number.MAX_SAFE_INTEGER) min_personal_sales_kopecks: number;
+
+  /** Over the last this many UTC days, today included. @example 30 */
+  @IsInt() @Min(1) @Max(MAX_WINDOW_DAYS) window_days: number;
+}
 
 export class ProgramTierDto {
   /** `referrer`, then `upline_1` … `upline_20`, in chain order. @example "referrer" */
@@ -22,6 +32,9 @@ export class ProgramTierDto {
 
   /** A fixed amount in kopecks, whatever the conversion amount. @example 5000 */
   @Optional() @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER) fixed_kopecks?: number;
+
+  /** Upline tiers only: the member takes the tier only with these personal sales. */
+  @Optional() @ValidateNested() @Type(() => TierQualificationDto) qualify?: TierQualificationDto;
 }
 
 /** One phase of a phased program (docs/money.md §2, "Phases"). */
@@ -79,4 +92,11 @@ export class ProgramDto {
 
   /** Hours a bonus stays pending before it is approved automatically; 0: at the next sweep. @example 336 */
   @Optional() @IsInt() @Min(0) @Max(24 * 365) grace_period_hours?: number;
+
+  /**
+   * docs/money.md §2, "Compression": a tier whose member is deactivated or does not qualify goes to
+   * the next active, qualified member up the chain instead of lapsing (default false).
+   * @example false
+   */
+  @Optional() @IsBoolean() compression?: boolean;
 }

@@ -10,6 +10,8 @@ export class ProgramResponse {
   tiers?: ProgramTierDto[];
   phases?: ProgramPhaseDto[];
   /** @example 336 */ grace_period_hours: number;
+  /** Present (true) when the program compresses (docs/money.md §2). */
+  compression?: boolean;
 }
 
 export class TenantResponse {
