@@ -1,4 +1,5 @@
 import { AdminSessionEntity } from '../access/admin-session.entity';
+import { ApplicationEntity } from '../applications/application.entity';
 import { AuditEntryEntity } from '../audit/audit-entry.entity';
 import { BonusEntity } from '../bonuses/bonus.entity';
 import { MemberBalanceEntity } from '../bonuses/member-balance.entity';
@@ -49,4 +50,5 @@ export const ENTITIES = [
   PayoutEntity,
   PayoutRunEntity,
   PayoutDetailsEntity,
+  ApplicationEntity,
 ];

@@ -6,8 +6,8 @@ import { bodyProblem, sendErrorPage } from './hostile-input';
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 
-/** The paths whose HTML pages post plain forms (popup, landing page, admin pages). */
-export const FORM_PATHS = ['/oauth', '/s', '/org'];
+/** The paths whose HTML pages post plain forms (popup, landing page, admin pages, partner pages). */
+export const FORM_PATHS = ['/oauth', '/s', '/org', '/p'];
 
 /**
  * Form bodies of the HTML pages, answered as HTML like the pages themselves: a body that is not

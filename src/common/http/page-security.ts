@@ -21,10 +21,15 @@ import { sendResult } from '../pages/send';
  *   another origin (403), before any handler runs.
  */
 
-/** The two areas with their own cookies: the admin pages and the sign-in popup. */
-export type PageArea = '/org' | '/oauth';
+/** The areas with their own cookies: the admin pages, the sign-in popup and the partner pages. */
+export type PageArea = '/org' | '/oauth' | '/p';
 
-const LOGIN_COOKIE: Record<PageArea, string> = { '/org': 'svc_admin_login', '/oauth': 'svc_login' };
+const LOGIN_COOKIE: Record<PageArea, string> = {
+  '/org': 'svc_admin_login',
+  '/oauth': 'svc_login',
+  // The partner pages' forms before any session (the join form, docs/partners.md).
+  '/p': 'svc_partner_login',
+};
 /** How long a sign-in form stays usable without a reload. */
 export const LOGIN_FORM_TTL_MS = 60 * 60 * 1000;
 const FORM_TYPE = 'application/x-www-form-urlencoded';

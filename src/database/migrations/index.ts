@@ -22,6 +22,7 @@ import { LeadsAnonymous1795791330000 } from './1795791330000-LeadsAnonymous';
 import { Groups1795791400000 } from './1795791400000-Groups';
 import { PayoutDetails1795791700000 } from './1795791700000-PayoutDetails';
 import { ProgramPhases1795791900000 } from './1795791900000-ProgramPhases';
+import { Applications1795792000000 } from './1795792000000-Applications';
 
 /** Every migration in order; listed so the app, CLI and tests need no file globbing. */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   Groups1795791400000,
   PayoutDetails1795791700000,
   ProgramPhases1795791900000,
+  Applications1795792000000,
 ];
