@@ -1,4 +1,4 @@
-import type { Type } from '@nestjs/common';
+import { RequestMethod, type Type } from '@nestjs/common';
 import { AUTH_POLICY, type AuthPolicy } from '../common/access/access.decorators';
 import { routeMetadata } from '../common/http/route-metadata';
 import { RATE_LIMIT_METADATA, type RateLimitName } from './rate-limits';
@@ -43,6 +43,31 @@ function pageRule(
   return undefined;
 }
 
+// ---- Partner applications: the join pages (docs/partners.md, "Applications") ----------------
+
+const JOIN_PAGE = /^\/p\/:slug\/join(\/|$)/;
+
+/**
+ * What a join page (`/p/:slug/join…`, for people who are not partners yet) must declare, or the
+ * route fails to start: `@Public()` (no session exists there), and a post the `application_form`
+ * limit it shares with the Embed endpoint (README.md "Configuration").
+ */
+function joinPageRule(
+  controller: Type<unknown>,
+  handler: object,
+  access: RouteAccess,
+): string | undefined {
+  if (!routePaths(controller, handler).some((path) => JOIN_PAGE.test(path))) return undefined;
+  if (access.policy?.kind !== 'public') return 'a join page is for anyone: @Public()';
+  const method = routeMetadata<RequestMethod>('method', handler);
+  if (method !== RequestMethod.GET && !access.limits.includes('application_form')) {
+    return "a join page's post needs @RateLimit('application_form')";
+  }
+  return undefined;
+}
+
+// ---- end of the join pages' rules --------------------------------------------------------------
+
 /** Every path the route is served at, as `/org/:slug/bonuses`. */
 function routePaths(controller: Type<unknown>, handler: object): string[] {
   const list = (value: unknown): string[] =>
@@ -76,7 +101,8 @@ export function routeAccess(controller: Type<unknown>, handler: object): RouteAc
     if (required && !access.limits.includes(required)) {
       throw new Error(`${name()}: a ${access.policy?.kind} route needs @RateLimit('${required}')`);
     }
-    const page = pageRule(controller, handler, access.policy);
+    const page =
+      pageRule(controller, handler, access.policy) ?? joinPageRule(controller, handler, access);
     if (page) throw new Error(`${name()}: ${page}`);
     cache.set(handler, access);
   }

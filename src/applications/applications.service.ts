@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { AuditService } from '../audit/audit.service';
 import { type AuditActor, systemActor } from '../common/access/actor';
-import { ValidationFailedError } from '../common/errors/domain-error';
+import { DomainError, ValidationFailedError } from '../common/errors/domain-error';
 import { canonicalLocale, labelLanguage } from '../common/i18n/format';
 import { offsetOf, pagination } from '../common/http/pagination.dto';
 import { newId, sha256Hex } from '../common/ids';
@@ -176,6 +176,20 @@ export class ApplicationsService {
   private async recruiterOf(tenant: TenantEntity, ref: string): Promise<MemberEntity | null> {
     const claims = this.links.verifyRef(ref, tenant);
     return this.members.findMember(tenant.id, claims.r);
+  }
+
+  /**
+   * The join page's recruiter line for a `ref`: the recruiting partner's name (null: a partner
+   * without one), or undefined when the ref is not valid for this tenant (the page drops it).
+   */
+  async recruiterName(tenant: TenantEntity, ref: string): Promise<string | null | undefined> {
+    try {
+      const recruiter = await this.recruiterOf(tenant, ref);
+      return recruiter ? recruiter.fullName : undefined;
+    } catch (error) {
+      if (error instanceof DomainError && Number(error.status) === 422) return undefined;
+      throw error;
+    }
   }
 
   /** What the confirmation page shows for a live token, or null (unknown, used or expired). */
