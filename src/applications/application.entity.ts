@@ -36,3 +36,14 @@ export class ApplicationEntity {
   @Column({ type: 'timestamptz', name: 'confirmed_at', nullable: true }) confirmedAt: Date | null;
   @Column({ type: 'timestamptz', name: 'decided_at', nullable: true }) decidedAt: Date | null;
 }
+
+/**
+ * An application as its readers see it: with the service user ids of its recruiter and of the
+ * member approval made, and the names of the recruiter and of the group (the console's queue).
+ */
+export interface ApplicationRow extends ApplicationEntity {
+  referrerUserId: string | null;
+  userId: string | null;
+  referrerName: string | null;
+  groupName: string;
+}

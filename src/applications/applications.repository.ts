@@ -1,13 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { pageTotal } from '../database/entity-rows';
 import { TransactionHost } from '../database/transaction-host';
-import type { ApplicationEntity, ApplicationStatus } from './application.entity';
+import type { ApplicationEntity, ApplicationRow, ApplicationStatus } from './application.entity';
 
-/** An application with the service user ids of its recruiter and of the member approval made. */
-export interface ApplicationRow extends ApplicationEntity {
-  referrerUserId: string | null;
-  userId: string | null;
-}
+export type { ApplicationRow } from './application.entity';
 
 interface Raw {
   tenant_id: string;
@@ -29,13 +25,17 @@ interface Raw {
   decided_at: Date | null;
   referrer_user_id: string | null;
   user_id: string | null;
+  referrer_name: string | null;
+  group_name: string;
 }
 
 const LIVE = `a.status IN ('unconfirmed', 'pending')`;
 /** An application `a` with its recruiter's and member's service user ids. */
 const SELECT = `
-  SELECT a.*, r.service_user_id AS referrer_user_id, m.service_user_id AS user_id
+  SELECT a.*, r.service_user_id AS referrer_user_id, m.service_user_id AS user_id,
+         r.full_name AS referrer_name, g.name AS group_name
     FROM applications a
+    JOIN groups g ON g.tenant_id = a.tenant_id AND g.id = a.group_id
     LEFT JOIN members r ON r.tenant_id = a.tenant_id AND r.id = a.referrer_member_id
     LEFT JOIN members m ON m.tenant_id = a.tenant_id AND m.id = a.member_id`;
 
@@ -152,7 +152,15 @@ export class ApplicationsRepository {
         RETURNING *`,
       [tenantId, tokenHash],
     );
-    return rows[0] ? toRow({ ...rows[0], referrer_user_id: null, user_id: null }) : null;
+    return rows[0]
+      ? toRow({
+          ...rows[0],
+          referrer_user_id: null,
+          user_id: null,
+          referrer_name: null,
+          group_name: '',
+        })
+      : null;
   }
 
   /**
@@ -179,7 +187,15 @@ export class ApplicationsRepository {
         to.status === 'rejected' ? to.reason : null,
       ],
     );
-    return rows[0] ? toRow({ ...rows[0], referrer_user_id: null, user_id: null }) : null;
+    return rows[0]
+      ? toRow({
+          ...rows[0],
+          referrer_user_id: null,
+          user_id: null,
+          referrer_name: null,
+          group_name: '',
+        })
+      : null;
   }
 
   async setMember(tenantId: string, id: string, memberId: string): Promise<void> {
@@ -239,5 +255,7 @@ function toRow(r: Raw): ApplicationRow {
     decidedAt: r.decided_at && new Date(r.decided_at),
     referrerUserId: r.referrer_user_id,
     userId: r.user_id,
+    referrerName: r.referrer_name,
+    groupName: r.group_name,
   };
 }

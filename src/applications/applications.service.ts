@@ -246,6 +246,26 @@ export class ApplicationsService {
     return { items: rows.map(toResponse), pagination: pagination(query, total) };
   }
 
+  /**
+   * The console's queue: a page of pending applications (newest first) with their group's and
+   * recruiter's names.
+   */
+  async pendingQueue(
+    tenantId: string,
+    groupId: string | undefined,
+    page: number,
+    pageSize: number,
+  ): Promise<{ items: ApplicationRow[]; total: number }> {
+    const [items, total] = await this.applications.list(
+      tenantId,
+      ['pending'],
+      groupId,
+      (page - 1) * pageSize,
+      pageSize,
+    );
+    return { items, total };
+  }
+
   async get(tenantId: string, applicationId: string): Promise<ApplicationResponse> {
     const row = await this.applications.find(tenantId, applicationId);
     if (!row) throw new ApplicationNotFoundError(applicationId);
