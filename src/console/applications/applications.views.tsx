@@ -92,7 +92,11 @@ function Application(props: {
   const { item, model, ctx, manager, base } = props;
   const a = APPLICATIONS_TEXTS[ctx.fmt.lang];
   const labels = model.groups.find((g) => g.id === item.groupId)?.labels ?? {};
-  const answers = Object.entries(item.answers);
+  // In the order of the group's questions, then any of a question since removed.
+  const order = Object.keys(labels);
+  const answers = Object.entries(item.answers).sort(
+    ([a], [b]) => rank(order, a) - rank(order, b) || a.localeCompare(b),
+  );
   const heading = `app-${item.id}`;
   return (
     <section class="application" aria-labelledby={heading} data-application-id={item.id}>
@@ -148,4 +152,9 @@ function Application(props: {
       )}
     </section>
   );
+}
+
+function rank(order: string[], name: string): number {
+  const at = order.indexOf(name);
+  return at < 0 ? order.length : at;
 }
