@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsEmail, IsIn, IsObject, IsString, Length, Matches, MaxLength } from 'class-validator';
 import { PageQueryDto } from '../../common/http/pagination.dto';
+import { EmbedQueryDto } from '../../embed/dto/embed-queries.dto';
 import { Optional } from '../../common/validation/optional';
 import { GROUP_ID, GROUP_SLUG } from '../../groups/dto/group-requests.dto';
 import { KeepAsSent } from '../../leads/dto/create-lead.dto';
@@ -50,4 +51,13 @@ export class ApproveApplicationDto {
 export class RejectApplicationDto {
   /** Why; kept with the application and sent in `partner.rejected`. @example "Not a fit for the program" */
   @IsString() @Length(1, 500) reason: string;
+}
+
+/** The application form widget's read: which group's form. */
+export class ApplicationFormQueryDto extends EmbedQueryDto {
+  /** The group's slug; default `default`. @example "bloggers" */
+  @Optional()
+  @IsString()
+  @Matches(GROUP_SLUG, { message: 'must be a group slug' })
+  group?: string;
 }

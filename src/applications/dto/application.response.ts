@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PaginationResponse } from '../../common/http/pagination.dto';
+import { SignupFieldResponse } from '../../groups/dto/group.response';
 import { APPLICATION_STATUSES, type ApplicationStatus } from '../application.entity';
 
 export class ApplicationSubmittedResponse {
@@ -36,4 +37,12 @@ export class ApplicationResponse {
 export class ApplicationListResponse {
   items: ApplicationResponse[];
   pagination: PaginationResponse;
+}
+
+/** What the application form asks, for a widget that renders it. */
+export class ApplicationFormResponse {
+  /** @example "bloggers" */ group: string;
+  /** @example "Bloggers" */ name: string;
+  /** The group's own questions, in order: one answer each in `answers`. */
+  fields: SignupFieldResponse[];
 }
