@@ -14,3 +14,12 @@ export class ApplicationTransitionError extends ConflictError {
     );
   }
 }
+
+/** The applicant's email is a member of the tenant already (they joined some other way). */
+export class AlreadyPartnerError extends ConflictError {
+  constructor(applicationId: string, memberId: string) {
+    super(
+      `The email of application "${applicationId}" already belongs to partner "${memberId}" of this tenant; reject the application instead.`,
+    );
+  }
+}

@@ -46,7 +46,8 @@ export class ApplicationsAdminController {
   /**
    * Approves a pending application, once however many clicks race: the applicant becomes a
    * member (`external_id` the application id) in `group_id` (default the group applied to), under
-   * their recruiter while that one is an active member; `partner.approved`, audited.
+   * their recruiter while that one is an active member; `partner.approved`, audited. An email
+   * that has become a partner's meanwhile: 409 `conflict` (reject the application instead).
    */
   @AdminPost(
     ':application_id/approve',
@@ -54,6 +55,7 @@ export class ApplicationsAdminController {
     [404, 'application_not_found'],
     [404, 'group_not_found'],
     [409, 'invalid_transition'],
+    [409, 'conflict'],
   )
   approve(
     @CurrentTenant() tenant: TenantEntity,

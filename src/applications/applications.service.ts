@@ -19,7 +19,11 @@ import type { TenantEntity } from '../tenants/tenant.entity';
 import { checkAnswers } from './application-answers';
 import { alreadyPartnerMail, confirmationMail, type Mail, type MailLang } from './application-mail';
 import type { ApplicationEntity, ApplicationStatus } from './application.entity';
-import { ApplicationNotFoundError, ApplicationTransitionError } from './application.errors';
+import {
+  AlreadyPartnerError,
+  ApplicationNotFoundError,
+  ApplicationTransitionError,
+} from './application.errors';
 import { type ApplicationRow, ApplicationsRepository } from './applications.repository';
 import type {
   ApproveApplicationDto,
@@ -228,6 +232,8 @@ export class ApplicationsService {
       });
       const group = await this.groups.group(tenant.id, confirmed.groupId);
       if (!group.signup.auto_approve) return 'pending';
+      // A partner already (joined meanwhile): left pending for staff rather than a second member.
+      if (await this.members.findByEmail(tenant.id, confirmed.email)) return 'pending';
       await this.decideApproval(tenant.id, confirmed.id, group, systemActor('auto-approve'));
       return 'approved';
     });
@@ -336,6 +342,10 @@ export class ApplicationsService {
       groupId: group.id,
     });
     if (!decided) throw await this.refusal(tenantId, applicationId, 'approved');
+    // Joined some other way meanwhile (the tenant's upsert): a second member of the same person
+    // would split their money; staff reject the application instead.
+    const existing = await this.members.findByEmail(tenantId, decided.email);
+    if (existing) throw new AlreadyPartnerError(applicationId, existing.id);
     const recruiter = decided.referrerMemberId
       ? await this.members.findMember(tenantId, decided.referrerMemberId)
       : null;

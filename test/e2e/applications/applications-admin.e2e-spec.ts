@@ -208,11 +208,31 @@ describe('partner applications: the Admin API', () => {
     expect(await s.events('partner.rejected')).toEqual([
       { application_id: id, group_id: expect.any(String), reason: '<b>not a fit</b>' },
     ]);
+    const audit = await s.t.db.query(
+      `SELECT action, details FROM audit_log WHERE tenant_id = $1 AND target_id = $2`,
+      [s.tenant.orgId, id],
+    );
+    expect(audit).toEqual([
+      { action: 'application.rejected', details: { reason: '<b>not a fit</b>' } },
+    ]);
     expect((await s.approve(id)).body.code).toBe('invalid_transition');
     // A new application of the same email is a new one.
     const again = await s.submit({ email: 'no@example.com', full_name: 'N', answers: {} });
     expect(again.status).toBe(201);
     expect(again.body.application_id).not.toBe(id);
+  });
+
+  it('an applicant who became a partner meanwhile is not made a second one', async () => {
+    await s.openDefault();
+    const id = await s.pending({ email: 'twice@example.com', full_name: 'T', answers: {} });
+    const member = await upsertUser(s.t, s.tenant.key, { email: 'Twice@example.com' });
+    const refused = await s.approve(id);
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('conflict');
+    expect(refused.body.detail).toContain(member.memberId);
+    expect((await s.get(id)).body.status).toBe('pending');
+    expect(await s.events('partner.approved')).toEqual([]);
+    expect((await s.reject(id, { reason: 'already a partner' })).status).toBe(200);
   });
 
   it('an unconfirmed application cannot be approved or rejected', async () => {
