@@ -101,7 +101,7 @@ export class AccessService {
           const memberId =
             policy.kind === 'embed-bearer'
               ? this.embedBearer(credentials.authorization, gate.tenant)
-              : undefined;
+              : this.tokenGatedRead(credentials, gate.tenant);
           return { tenant: gate.tenant, memberId, headers: gate.headers };
         } catch (error) {
           throw withHeaders(error, { [ALLOW_ORIGIN]: gate.origin });
@@ -220,6 +220,23 @@ export class AccessService {
       throw new ForbiddenError('This token was issued for another tenant.', 'tenant_mismatch');
     }
     return claims.sub;
+  }
+
+  /**
+   * An Embed Data read of a tenant with `embed_auth: token` (docs/embedding.md §3): the popup JWT
+   * of the very member the read names (`:user_id`), else 401 / 403 `tenant_mismatch` /
+   * 403 `forbidden`. A tenant gated by Origin alone, the writes admitted by Origin (the lead
+   * form) and a read that names no member (the application form's questions, read by people who
+   * are not partners yet) need nothing more.
+   */
+  private tokenGatedRead(credentials: Credentials, tenant: TenantEntity): string | undefined {
+    if (tenant.embedAuth !== 'token' || credentials.method !== 'GET') return undefined;
+    if (credentials.userId === undefined) return undefined;
+    const memberId = this.embedBearer(credentials.authorization, tenant);
+    if (memberId !== credentials.userId) {
+      throw new ForbiddenError("This token is another member's: a partner reads only their own.");
+    }
+    return memberId;
   }
 
   private async adminIdentity(token: string): Promise<AdminIdentity | undefined> {

@@ -22,6 +22,8 @@ export interface Credentials {
   secFetchSite?: string;
   /** The route's `:slug` (Admin API, an organisation's page). */
   slug?: string;
+  /** The route's `:user_id` (an Embed Data read: the member it reads). */
+  userId?: string;
   /**
    * `Cookie`, as sent: the admin pages' session is its `svc_admin`. Read only by the routes that
    * take that session, so no other request pays for parsing it.
@@ -55,6 +57,7 @@ export function credentialsOf(req: RequestParts): Credentials {
     origin: headers.origin,
     secFetchSite: text(headers['sec-fetch-site']),
     slug: typeof params.slug === 'string' ? params.slug : undefined,
+    userId: typeof params.user_id === 'string' ? params.user_id : undefined,
     cookie: headers.cookie,
     method: req.method,
     csrf: field(req.body, '_csrf'),

@@ -165,10 +165,16 @@ export const OrgDocs = {
     ),
 
   saveSettings: () =>
-    AdminAction('owner', 'Saves the allowed origins and link domains', 'integration', {
-      allowed_origins: LINES,
-      link_domains: LINES,
-    }),
+    AdminAction(
+      'owner',
+      'Saves the allowed origins, the link domains and how the widgets are gated',
+      'integration',
+      {
+        allowed_origins: LINES,
+        link_domains: LINES,
+        embed_auth: { type: 'string', enum: ['origin', 'token'] },
+      },
+    ),
 
   createKey: () =>
     AdminAction(

@@ -102,6 +102,15 @@ export class DeeplinksRepository {
       .getOne();
   }
 
+  /** A member's links, newest first (uq_deeplinks_params leads with tenant_id, member_id). */
+  ofMember(tenantId: string, memberId: string, limit: number): Promise<DeeplinkEntity[]> {
+    return this.repo.find({
+      where: { tenantId, memberId },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      take: limit,
+    });
+  }
+
   /** Adds counted clicks to their links' clicks_count (ClickCounter's batch, in its order). */
   async addClicks(clicks: { tenantId: string; id: string; count: number }[]): Promise<void> {
     await this.tx.manager.query(

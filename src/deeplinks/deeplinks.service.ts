@@ -23,7 +23,11 @@ import { ClickCounter } from './click-counter';
 import type { DeeplinkEntity } from './deeplink.entity';
 import { PromoCodeTakenError, TargetNotAllowedError } from './deeplink.errors';
 import { DeeplinksRepository } from './deeplinks.repository';
-import type { CreateReferralLinkDto, ReferralLinkResponse } from './dto/referral-link.dto';
+import type {
+  CreateReferralLinkDto,
+  ReferralLinkListResponse,
+  ReferralLinkResponse,
+} from './dto/referral-link.dto';
 import { allowedHostsOf, isAllowedTarget } from './link-target';
 
 const CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -62,6 +66,9 @@ const REF_SLOT = 'REF-SLOT-0c5d2a';
 
 /** Short links kept in memory per process (the redirect's hot path reads no database). */
 const CACHED_LINKS = 50_000;
+
+/** How many of a partner's links the link widget lists. */
+const MAX_LISTED_LINKS = 50;
 
 @Injectable()
 export class DeeplinksService {
@@ -219,9 +226,31 @@ export class DeeplinksService {
     return this.links.findByPromoCode(tenantId, promoCode);
   }
 
+  /** The partner's own links, newest first, with their clicks (the link widget lists them). */
+  async linksOf(tenant: TenantEntity, memberId: string): Promise<ReferralLinkListResponse> {
+    const links = await this.links.ofMember(tenant.id, memberId, MAX_LISTED_LINKS);
+    return {
+      items: links.map((link) => ({
+        deeplink_id: link.id,
+        code: link.code,
+        short_url: this.shortUrl(link),
+        target_type: link.targetType,
+        target_id: link.targetId,
+        promo_code: link.promoCode || null,
+        recommendation_text: link.recommendationText || null,
+        clicks_count: link.clicksCount,
+        created_at: link.createdAt.toISOString(),
+      })),
+    };
+  }
+
+  private shortUrl(link: DeeplinkEntity): string {
+    return `${this.config.shortLinkBaseUrl}/${link.code}`;
+  }
+
   private toResponse(link: DeeplinkEntity, reused: boolean): ReferralLinkResponse {
     return {
-      short_url: `${this.config.shortLinkBaseUrl}/${link.code}`,
+      short_url: this.shortUrl(link),
       signed_ref: signRef(refClaimsOf(link), this.config.refSigningSecret),
       deeplink_id: link.id,
       code: link.code,

@@ -21,15 +21,24 @@ import {
 } from './dto/embed.response';
 import { EmbedDataService } from './embed-data.service';
 
-const PROBLEMS = [
+/**
+ * What an Embed Data read may answer: the Origin gate's refusals, and for a tenant with
+ * `embed_auth: token` the bearer's (docs/embedding.md §3).
+ */
+export const EMBED_READ_PROBLEMS = [
   400,
+  [401, 'invalid_token'],
+  [401, 'token_expired'],
   [403, 'origin_not_allowed'],
+  [403, 'tenant_mismatch'],
+  [403, 'forbidden'],
   [404, 'user_not_found'],
   [404, 'tenant_not_found'],
-] as [number, string][];
+] as (number | [number, string])[];
 
 /**
- * The widget reads (seed 4.1): no bearer, gated by `?tenant=` and the request's Origin. Every page
+ * The widget reads (seed 4.1): gated by `?tenant=` and the request's Origin, and for a tenant with
+ * `embed_auth: token` also by the popup JWT of the member read (AccessService). Every page
  * view of a page with a widget reads here, so each read is also a fast lane (`@FastLane()`).
  */
 @ApiTags('embed')
@@ -46,7 +55,7 @@ export class EmbedDataController {
   /** The partner's cabinet: KPIs, the 5 newest leads and the 10 newest transactions. */
   @Get('cabinet/:user_id')
   @FastLane()
-  @ApiProblems(...PROBLEMS)
+  @ApiProblems(...EMBED_READ_PROBLEMS)
   cabinet(
     @CurrentTenant() tenant: TenantEntity,
     @Param('user_id') userId: string,
@@ -58,7 +67,7 @@ export class EmbedDataController {
   /** Totals in the tenant currency, one account per currency, and paginated transactions. */
   @Get('bonuses/:user_id')
   @FastLane()
-  @ApiProblems(...PROBLEMS)
+  @ApiProblems(...EMBED_READ_PROBLEMS)
   bonuses(
     @CurrentTenant() tenant: TenantEntity,
     @Param('user_id') userId: string,
@@ -70,7 +79,7 @@ export class EmbedDataController {
   /** The partner's referred leads, newest first, filtered by status. */
   @Get('leads/:user_id')
   @FastLane()
-  @ApiProblems(...PROBLEMS)
+  @ApiProblems(...EMBED_READ_PROBLEMS)
   leads(
     @CurrentTenant() tenant: TenantEntity,
     @Param('user_id') userId: string,
@@ -82,7 +91,7 @@ export class EmbedDataController {
   /** The downline level by level to max_depth (1–20), at most 1000 nodes. */
   @Get('referral-tree/:user_id')
   @FastLane()
-  @ApiProblems(...PROBLEMS)
+  @ApiProblems(...EMBED_READ_PROBLEMS)
   tree(
     @CurrentTenant() tenant: TenantEntity,
     @Param('user_id') userId: string,
@@ -94,7 +103,7 @@ export class EmbedDataController {
   /** The partner's direct referrals, newest first. */
   @Get('partners/:user_id')
   @FastLane()
-  @ApiProblems(...PROBLEMS)
+  @ApiProblems(...EMBED_READ_PROBLEMS)
   partners(
     @CurrentTenant() tenant: TenantEntity,
     @Param('user_id') userId: string,

@@ -8,6 +8,7 @@ import { FastLane } from '../fast-lanes/fast-lane.decorator';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { EmbedPayoutsResponse } from './dto/embed-payouts.response';
 import { EmbedPayoutsService } from './embed-payouts.service';
+import { EMBED_READ_PROBLEMS } from './embed-data.controller';
 
 /** The widgets' payout history: gated like every Embed Data read, and a fast lane like them. */
 @ApiTags('embed')
@@ -20,7 +21,7 @@ export class EmbedPayoutsController {
   /** The partner's payouts, newest first. */
   @Get('payouts/:user_id')
   @FastLane()
-  @ApiProblems(400, [403, 'origin_not_allowed'], [404, 'user_not_found'], [404, 'tenant_not_found'])
+  @ApiProblems(...EMBED_READ_PROBLEMS)
   payouts(
     @CurrentTenant() tenant: TenantEntity,
     @Param('user_id') userId: string,

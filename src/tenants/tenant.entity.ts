@@ -3,6 +3,10 @@ import type { PayoutSettings } from './payout-settings';
 import type { FraudSettingsInput } from './fraud-settings';
 import type { Program } from './program';
 
+/** How the Embed Data reads of a tenant are gated (docs/embedding.md §3). */
+export const EMBED_AUTH_MODES = ['origin', 'token'] as const;
+export type EmbedAuth = (typeof EMBED_AUTH_MODES)[number];
+
 @Entity({ name: 'tenants' })
 export class TenantEntity {
   /** `org_…`: the tenant is the organisation. */
@@ -25,6 +29,11 @@ export class TenantEntity {
   attributionWindowDays: number;
   /** docs/fraud.md: the risk-signal settings as given (defaults filled in when read). */
   @Column({ type: 'jsonb', default: () => "'{}'" }) fraud: FraudSettingsInput;
+  /**
+   * docs/embedding.md §3: `origin`, the Embed Data reads are gated by Origin alone; `token`, each
+   * also needs the popup JWT of the member it reads.
+   */
+  @Column({ type: 'text', name: 'embed_auth', default: 'origin' }) embedAuth: EmbedAuth;
   @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' }) createdAt: Date;
   @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' }) updatedAt: Date;
 }

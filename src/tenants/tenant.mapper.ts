@@ -17,6 +17,7 @@ export function toTenantResponse(tenant: TenantEntity): TenantResponse {
     program: tenant.program,
     attribution_window_days: tenant.attributionWindowDays,
     fraud: withFraudDefaults(tenant.fraud),
+    embed_auth: tenant.embedAuth,
     created_at: tenant.createdAt.toISOString(),
     updated_at: tenant.updatedAt.toISOString(),
   };

@@ -50,6 +50,7 @@ export class TenantsService {
           program: withProgramDefaults(dto.program),
           attributionWindowDays: dto.attribution_window_days ?? DEFAULT_ATTRIBUTION_WINDOW_DAYS,
           fraud: withFraudDefaults(dto.fraud),
+          embedAuth: dto.embed_auth ?? 'origin',
           createdAt: now,
           updatedAt: now,
         };
@@ -100,6 +101,7 @@ export class TenantsService {
         current.attributionWindowDays = dto.attribution_window_days;
       }
       if (dto.fraud !== undefined) current.fraud = withFraudDefaults(dto.fraud);
+      if (dto.embed_auth !== undefined) current.embedAuth = dto.embed_auth;
       current.updatedAt = new Date();
       const saved = await this.tenants.save(current);
       await this.audit.record(

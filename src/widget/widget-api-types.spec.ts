@@ -6,7 +6,10 @@ import type {
   EmbedTreeResponse,
 } from '../embed/dto/embed.response';
 import type { ProblemResponse } from '../common/errors/problem.response';
-import type { ReferralLinkResponse } from '../deeplinks/dto/referral-link.dto';
+import type {
+  ReferralLinkListResponse,
+  ReferralLinkResponse,
+} from '../deeplinks/dto/referral-link.dto';
 import type { LeadCreatedResponse } from '../leads/dto/lead.response';
 import type * as Widget from './browser/types';
 import type { EmbedPayoutsResponse } from '../embed/dto/embed-payouts.response';
@@ -27,6 +30,7 @@ export type _Checked = [
   Fits<EmbedTreeResponse, Widget.Tree>,
   Fits<EmbedPartnersResponse, Widget.Partners>,
   Fits<ReferralLinkResponse, Widget.ReferralLink>,
+  Fits<ReferralLinkListResponse, Widget.ReferralLinks>,
   Fits<LeadCreatedResponse, Widget.LeadCreated>,
   Fits<WidgetOriginCheckResponse, Widget.OriginCheck>,
   Fits<ProblemResponse, Widget.Problem>,

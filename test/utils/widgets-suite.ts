@@ -201,5 +201,5 @@ export function widgetsSuite(options: { sites?: boolean } = {}) {
     return { shortUrl, note: note! };
   }
 
-  return Object.assign(s, { embed, newContext, openDemo, sitePage, getMyLink });
+  return Object.assign(s, { embed, newContext, openDemo, sitePage, getMyLink, signInAndAllow });
 }

@@ -1,10 +1,20 @@
 import type { Lang } from '../../pages/i18n';
+import type { EmbedAuth } from '../../tenants/tenant.entity';
 
 /** The words of the integration page and a webhook event's page (console.i18n.ts has the rest). */
 const EN = {
   origins: 'Origins and link domains',
   allowedOrigins: 'Allowed origins (one per line)',
   linkDomains: 'Link domains (one per line)',
+  embedAuth: 'Who sees a partner’s widgets',
+  embedAuthModes: {
+    origin: 'Any visitor of an allowed origin',
+    token: 'Only the partner, signed in',
+  } as Record<EmbedAuth, string>,
+  embedAuthHint:
+    'With “only the partner”, widget.js asks the partner to sign in (a popup with a mailed code) ' +
+    'before it shows their cabinet, money or referrals, and a page that knows a partner’s id ' +
+    'learns nothing without their sign-in.',
   save: 'Save',
   tenantKeys: 'Tenant keys',
   name: 'Name',
@@ -59,6 +69,15 @@ const RU: IntegrationTexts = {
   origins: 'Источники и домены ссылок',
   allowedOrigins: 'Разрешённые источники (по одному в строке)',
   linkDomains: 'Домены ссылок (по одному в строке)',
+  embedAuth: 'Кто видит виджеты партнёра',
+  embedAuthModes: {
+    origin: 'Любой посетитель разрешённого источника',
+    token: 'Только сам партнёр после входа',
+  },
+  embedAuthHint:
+    'В режиме «только сам партнёр» widget.js сначала просит партнёра войти (окно с кодом из ' +
+    'письма) и лишь потом показывает его кабинет, деньги и рефералов: страница, которая знает ' +
+    'идентификатор партнёра, без его входа ничего не узнает.',
   save: 'Сохранить',
   tenantKeys: 'Ключи организации',
   name: 'Название',

@@ -3,6 +3,7 @@ import type { ComponentChildren } from 'preact';
 import { CsrfField } from '../../common/pages/components';
 import type { HtmlPage } from '../../common/pages/page';
 import { EVENT_TYPES } from '../../outbox/event-types';
+import { EMBED_AUTH_MODES } from '../../tenants/tenant.entity';
 import { DataTable } from '../../pages/layout';
 import { consolePage } from '../console-page';
 import { PostButton } from '../../pages/forms';
@@ -109,6 +110,22 @@ export function integrationPage(
           <textarea id="link_domains" name="link_domains" disabled={disabled}>
             {ctx.tenant.linkDomains.join('\n')}
           </textarea>
+          <label for="embed_auth">{x.embedAuth}</label>
+          <select
+            id="embed_auth"
+            name="embed_auth"
+            disabled={disabled}
+            aria-describedby="embed_auth-hint"
+          >
+            {EMBED_AUTH_MODES.map((mode) => (
+              <option value={mode} selected={ctx.tenant.embedAuth === mode}>
+                {x.embedAuthModes[mode]}
+              </option>
+            ))}
+          </select>
+          <p id="embed_auth-hint" class="muted">
+            {x.embedAuthHint}
+          </p>
           {owner && (
             <button type="submit" data-action="save-settings">
               {x.save}

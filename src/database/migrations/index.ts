@@ -23,6 +23,7 @@ import { Groups1795791400000 } from './1795791400000-Groups';
 import { PayoutDetails1795791700000 } from './1795791700000-PayoutDetails';
 import { ProgramPhases1795791900000 } from './1795791900000-ProgramPhases';
 import { Applications1795792000000 } from './1795792000000-Applications';
+import { EmbedAuth1795792200000 } from './1795792200000-EmbedAuth';
 
 /** Every migration in order; listed so the app, CLI and tests need no file globbing. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   PayoutDetails1795791700000,
   ProgramPhases1795791900000,
   Applications1795792000000,
+  EmbedAuth1795792200000,
 ];

@@ -25,3 +25,23 @@ export class ReferralLinkResponse {
   /** @example "Ab3dE6gH" */ code: string;
   /** True when the same parameters returned an existing link. @example false */ reused: boolean;
 }
+
+/** One of the signed-in partner's links, as the link widget lists them. */
+export class ReferralLinkItem {
+  /** @example "dl_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ deeplink_id: string;
+  /** @example "Ab3dE6gH" */ code: string;
+  /** @example "http://localhost:3000/s/Ab3dE6gH" */ short_url: string;
+  /** @example "website" */ target_type: TargetType;
+  /** @example "https://acme.example/catalog?item=42" */ target_id: string;
+  /** @example "SPRING-10" */ promo_code: string | null;
+  /** @example "My favourite shop — try the spring collection!" */
+  recommendation_text: string | null;
+  /** Clicks counted so far (a few seconds behind the redirects). @example 17 */
+  clicks_count: number;
+  /** @example "2026-11-21T09:30:00.000Z" */ created_at: string;
+}
+
+export class ReferralLinkListResponse {
+  /** Newest first, at most 50. */
+  items: ReferralLinkItem[];
+}

@@ -3,6 +3,7 @@ import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
+  IsIn,
   IsInt,
   IsObject,
   IsString,
@@ -16,6 +17,7 @@ import {
 import { IsCurrencyCode, IsIntlLocale, ToCanonicalLocale } from '../../common/i18n/validators';
 import { PayoutSettingsDto } from '../payout-settings';
 import { FraudSettingsDto } from '../fraud-settings';
+import { EMBED_AUTH_MODES, type EmbedAuth } from '../tenant.entity';
 import { ProgramDto } from './program.dto';
 import { IsExactOrigin, IsHostName, IsLinkTemplates } from './tenant-validators';
 
@@ -76,4 +78,15 @@ export class CreateTenantDto {
 
   /** docs/fraud.md: risk-signal switches and thresholds; what is left out takes its default. */
   @Optional() @IsObject() @ValidateNested() @Type(() => FraudSettingsDto) fraud?: FraudSettingsDto;
+
+  /**
+   * docs/embedding.md §3: `origin` (default), the widgets' reads are admitted by their Origin;
+   * `token`, each read also needs the popup JWT of the member it reads, so a partner's cabinet is
+   * shown to that partner only (widget.js signs them in first).
+   * @example "origin"
+   */
+  @ApiProperty({ required: false, enum: EMBED_AUTH_MODES, example: 'origin' })
+  @Optional()
+  @IsIn(EMBED_AUTH_MODES)
+  embed_auth?: EmbedAuth;
 }

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PayoutSettingsResponse } from '../payout-settings';
 import { FraudSettingsResponse } from '../fraud-settings';
+import { EMBED_AUTH_MODES, type EmbedAuth } from '../tenant.entity';
 import { ProgramPhaseDto, ProgramTierDto } from './program.dto';
 
 /** A program as stored: `tiers`, or `phases` when it pays by phases (docs/money.md §2). */
@@ -32,6 +33,9 @@ export class TenantResponse {
   attribution_window_days: number;
   /** docs/fraud.md: the risk-signal switches and thresholds, every signal present. */
   fraud: FraudSettingsResponse;
+  /** docs/embedding.md §3: how the widgets' reads are gated. */
+  @ApiProperty({ enum: EMBED_AUTH_MODES, example: 'origin' })
+  embed_auth: EmbedAuth;
   /** @example "2026-11-21T09:30:00.000Z" */ created_at: string;
   /** @example "2026-11-21T09:30:00.000Z" */ updated_at: string;
 }

@@ -2,6 +2,7 @@
 
 import type { Ctx } from './context';
 import { BASE, tell } from './env';
+import { authorization } from './popup';
 import type { OriginCheck, Problem } from './types';
 
 export class ApiError extends Error {
@@ -30,7 +31,10 @@ function url(c: Ctx, path: string, params?: Params | null): string {
   return u.href;
 }
 
-/** Calls the API for widget `c`: the answer's JSON, or an `ApiError`. */
+/**
+ * Calls the API for widget `c`, with the partner's token while they are signed in: the answer's
+ * JSON, or an `ApiError`.
+ */
 export async function call<T>(
   c: Ctx,
   path: string,
@@ -42,7 +46,13 @@ export async function call<T>(
     res = await fetch(url(c, path, params), {
       credentials: 'omit',
       ...init,
-      headers: { Accept: 'application/json', ...(init && init.headers) },
+      // The partner's token while they are signed in: a tenant with `embed_auth: token` needs it
+      // on every read (docs/embedding.md §3); others ignore it.
+      headers: {
+        Accept: 'application/json',
+        ...authorization(c.tenant),
+        ...(init && init.headers),
+      },
     });
   } catch {
     throw await unreachable(c);
@@ -89,6 +99,15 @@ async function unreachable(c: Ctx): Promise<ApiError> {
 
 /** Whatever a call threw, read as an `ApiError` (a bug's TypeError has neither code nor status). */
 export type Failure = Partial<ApiError> | null | undefined;
+
+/**
+ * A refusal that the partner's own sign-in answers: a tenant whose widgets need it
+ * (`embed_auth: token`) read without a token, with an expired one, or as another member.
+ */
+export const needsSignIn = (e: Failure): boolean =>
+  !!e &&
+  (e.status === 401 ||
+    (e.status === 403 && (e.code === 'forbidden' || e.code === 'tenant_mismatch')));
 
 /** The user-facing text for an error, and the developer's console line where one helps. */
 export function explain(c: Ctx, e: Failure): string {

@@ -1,4 +1,4 @@
-/** What the script adds to the page: `window.ServiceWidgets` and the lead-form event. */
+/** What the script adds to the page: `window.ServiceWidgets` and its events. */
 
 interface ServiceWidgetsApi {
   /** Mounts every `[data-service-widget]` of the document not mounted yet. */
@@ -19,4 +19,6 @@ interface Window {
 
 interface WindowEventMap {
   'service-widget:lead': CustomEvent<LeadEventDetail>;
+  /** A partner signed in through the popup (popup.ts): the tenant's widgets read again. */
+  'service-widget:signed-in': CustomEvent<{ tenant: string }>;
 }

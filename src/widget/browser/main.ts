@@ -79,6 +79,13 @@ function boot(): void {
     }
   });
 
+  // A partner signed in through one widget: the tenant's other widgets read again with the token.
+  window.addEventListener('service-widget:signed-in', (e) => {
+    for (const c of contexts.values()) {
+      if (c.tenant === e.detail.tenant && c.box.isConnected) void c.reload?.();
+    }
+  });
+
   window.ServiceWidgets = {
     scan: () => scan(),
     mount,

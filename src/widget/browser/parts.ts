@@ -1,9 +1,10 @@
 /** Building blocks the widgets share: heading, KPI tiles, lists, pager and the read cycle. */
 
-import { explain, type Failure } from './api';
+import { explain, type Failure, needsSignIn } from './api';
 import type { Ctx } from './context';
 import { h, int, type Child } from './dom';
 import type { TextKey } from './i18n';
+import { forgetSession, signIn } from './popup';
 import type { LeadItem, Money, Pagination, Transaction } from './types';
 
 export const head = (c: Ctx, key: TextKey): HTMLDivElement =>
@@ -216,6 +217,7 @@ export function reader<T>(
       if (mine !== seq) return;
       const e = err as Failure;
       last = null;
+      if (needsSignIn(e)) return askToSignIn(c, title, e, reload);
       c.state('error');
       c.show(
         head(c, title),
@@ -249,6 +251,43 @@ export function reader<T>(
   c.reload = reload;
   void reload();
   return { reload, repaint: paint };
+}
+
+/**
+ * A read that needs the partner's own sign-in (`embed_auth: token`): a button that opens the popup
+ * (in the click, so no pop-up blocker stops it); on success every widget of the tenant reads again
+ * (main.ts hears `service-widget:signed-in`). A refused or stale token is forgotten first.
+ */
+function askToSignIn(c: Ctx, title: TextKey, e: Failure, reload: () => Promise<void>): void {
+  if (e && e.status === 401) forgetSession(c.tenant);
+  const other = e && e.status === 403;
+  let note: TextKey = other
+    ? 'otherPartner'
+    : e && e.code === 'token_expired'
+      ? 'expired'
+      : 'signInToSee';
+  const paint = () => {
+    c.state('sign-in');
+    c.show(
+      head(c, title),
+      h('p', { class: 'muted', 'data-part': 'sign-in', role: 'status' }, c.t(note)),
+      h(
+        'button',
+        { type: 'button', class: 'btn primary', 'data-action': 'sign-in', onclick: start },
+        c.t('signIn'),
+      ),
+    );
+  };
+  function start(): void {
+    const opened = signIn(c.tenant, (outcome) => {
+      if (outcome === 'success') return void reload();
+      note = outcome === 'denied' ? 'denied' : 'cancelled';
+      paint();
+    });
+    note = opened ? 'waiting' : 'popupBlocked';
+    paint();
+  }
+  paint();
 }
 
 /** The path of a read of the widget's member (read widgets are mounted only with a user id). */

@@ -1,31 +1,63 @@
 /**
  * Signing a partner in through the service's popup (docs/embedding.md, section 4) and the bearer
- * token it yields, kept in this module only: never in storage or cookies, so it dies with the
- * page. Shared by every widget on the page.
+ * token it yields, shared by every widget of the tenant on the page. The session is kept in the
+ * tab's `sessionStorage` (docs/embedding.md §11.3): a reload or the next page of the site in the
+ * same tab needs no new sign-in, while closing the tab ends it; it is dropped once expired or
+ * refused (a 401).
  */
 
 import { BASE, ORIGIN } from './env';
 
 export interface Session {
   token: string;
-  userId: unknown;
+  /** The member signed in (`mbr_…`): a token-gated read of another member needs a new sign-in. */
+  userId: string;
   /** Epoch milliseconds. */
   expiresAt: number;
 }
 
-let session: Session | null = null;
+const sessions: Record<string, Session | null | undefined> = {};
+const key = (tenant: string) => `service-widgets:session:${tenant}`;
 
-/** The token, while it has more than a minute to live. */
-export const liveSession = (): Session | null =>
-  session && session.expiresAt - 60000 > Date.now() ? session : null;
+function stored(tenant: string): Session | null {
+  try {
+    const raw = sessionStorage.getItem(key(tenant));
+    const s = raw ? (JSON.parse(raw) as Partial<Session>) : null;
+    return s && typeof s.token === 'string' && typeof s.userId === 'string'
+      ? { token: s.token, userId: s.userId, expiresAt: Number(s.expiresAt) || 0 }
+      : null;
+  } catch {
+    return null; // storage blocked (a sandboxed frame): the session lives in memory only
+  }
+}
 
-/** The token just signed in with. */
-export const token = (): string | undefined => session?.token;
+function keep(tenant: string, s: Session | null): void {
+  sessions[tenant] = s;
+  try {
+    if (s) sessionStorage.setItem(key(tenant), JSON.stringify(s));
+    else sessionStorage.removeItem(key(tenant));
+  } catch {
+    // storage blocked: memory only
+  }
+}
 
-/** Forgets the token (after a 401): the next link asks the partner to sign in again. */
-export const forgetSession = (): void => {
-  session = null;
-};
+/** The tenant's session, while its token has more than a minute to live. */
+export function liveSession(tenant: string): Session | null {
+  if (sessions[tenant] === undefined) sessions[tenant] = stored(tenant);
+  const s = sessions[tenant];
+  if (s && s.expiresAt - 60000 > Date.now()) return s;
+  if (s) keep(tenant, null);
+  return null;
+}
+
+/** `Authorization` for the tenant's calls while signed in; none otherwise. */
+export function authorization(tenant: string): Record<string, string> {
+  const s = liveSession(tenant);
+  return s ? { Authorization: `Bearer ${s.token}` } : {};
+}
+
+/** Forgets the token (after a 401): the next action asks the partner to sign in again. */
+export const forgetSession = (tenant: string): void => keep(tenant, null);
 
 /** How a sign-in ended: with a token, refused in the popup, or the popup closed unanswered. */
 export type SignInOutcome = 'success' | 'denied' | 'cancelled';
@@ -68,12 +100,13 @@ export function signIn(tenant: string, done: (outcome: SignInOutcome) => void): 
     const m = d as Record<string, unknown>;
     if (m.state !== state) return;
     if (m.type === 'service:auth-success' && typeof m.token === 'string') {
-      session = {
+      keep(tenant, {
         token: m.token,
-        userId: m.user_id,
+        userId: String(m.user_id),
         expiresAt: Number(m.expires_at) || Date.now() + 3e6,
-      };
+      });
       finish('success');
+      window.dispatchEvent(new CustomEvent('service-widget:signed-in', { detail: { tenant } }));
     } else if (m.type === 'service:auth-error') {
       finish('denied');
     }

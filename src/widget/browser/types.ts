@@ -149,6 +149,21 @@ export interface ApplicationForm {
   fields: SignupField[];
 }
 
+/** One of the signed-in partner's links (`GET …/data/referral-links`). */
+export interface ReferralLinkItem {
+  code: string;
+  short_url: string;
+  target_type: string;
+  target_id: string;
+  promo_code: string | null;
+  recommendation_text: string | null;
+  clicks_count: number;
+}
+
+export interface ReferralLinks {
+  items: ReferralLinkItem[];
+}
+
 export interface LeadCreated {
   lead_id: string;
 }

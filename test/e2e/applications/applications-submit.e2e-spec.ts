@@ -286,4 +286,34 @@ describe('partner applications: submitting and confirming', () => {
     expect(page.headers['content-security-policy']).toMatch(/script-src 'nonce-/);
     expect(hiddenField(page.text, '_csrf')).toBeTruthy();
   });
+
+  it("the form's questions are read by anyone of an allowed origin, also where widgets need a sign-in", async () => {
+    const patched = await s.t
+      .http()
+      .patch(`/admin/v1/tenants/${s.tenant.slug}`)
+      .set('Authorization', `Bearer ${s.t.adminToken}`)
+      .send({ embed_auth: 'token' });
+    expect(patched.status).toBe(200);
+    const read = (group?: string, origin = s.origin) =>
+      s.t
+        .http()
+        .get(`/embed/v1/applications/form?tenant=${s.tenant.slug}${group ? `&group=${group}` : ''}`)
+        .set('Origin', origin);
+    const closed = await read();
+    expect(closed.status).toBe(404);
+    expect(closed.body.code).toBe('group_not_found');
+    await s.openDefault(FIELDS);
+    const open = await read();
+    expect(open.status).toBe(200);
+    expect(open.headers['access-control-allow-origin']).toBe(s.origin);
+    expect(open.body).toEqual({ group: 'default', name: 'Default', fields: FIELDS });
+    expect((await read('Bad Slug')).status).toBe(400);
+    expect((await read(undefined, 'https://evil.example')).body.code).toBe('origin_not_allowed');
+    const applied = await s.submit({
+      email: 'token@example.com',
+      full_name: 'T',
+      answers: { site: 'https://t.example' },
+    });
+    expect(applied.status).toBe(201);
+  });
 });

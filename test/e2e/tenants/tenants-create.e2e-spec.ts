@@ -41,6 +41,8 @@ describe('Admin API: creating tenants', () => {
           require_details: false,
         },
         attribution_window_days: 90,
+        // docs/embedding.md §3: the widgets' reads gated by Origin alone unless asked otherwise.
+        embed_auth: 'origin',
         fraud: {
           self_referral: { enabled: true },
           duplicate_customer: { enabled: true },
