@@ -8,6 +8,7 @@ import { BonusesModule, BonusesWorkerModule } from './bonuses/bonuses.module';
 import { ConsoleModule } from './console/console.module';
 import { ConversionsModule } from './conversions/conversions.module';
 import { DeeplinksModule } from './deeplinks/deeplinks.module';
+import { ApplicationsModule } from './applications/applications.module';
 import { DemoModule } from './demo/demo.module';
 import { BansModule } from './bans/bans.module';
 import { EmbedModule } from './embed/embed.module';
@@ -76,6 +77,7 @@ export class AppModule {
         DeeplinksModule,
         NotificationsModule,
         PortalModule,
+        ApplicationsModule,
         WidgetModule,
         // The demo tenant and /demo are for development (and the tests): never in production.
         ...(config.isProduction ? [] : [DemoModule]),

@@ -225,11 +225,13 @@ export class AccessService {
   /**
    * An Embed Data read of a tenant with `embed_auth: token` (docs/embedding.md §3): the popup JWT
    * of the very member the read names (`:user_id`), else 401 / 403 `tenant_mismatch` /
-   * 403 `forbidden`. A tenant gated by Origin alone, and the writes admitted by Origin (the lead
-   * form), need nothing more.
+   * 403 `forbidden`. A tenant gated by Origin alone, the writes admitted by Origin (the lead
+   * form) and a read that names no member (the application form's questions, read by people who
+   * are not partners yet) need nothing more.
    */
   private tokenGatedRead(credentials: Credentials, tenant: TenantEntity): string | undefined {
     if (tenant.embedAuth !== 'token' || credentials.method !== 'GET') return undefined;
+    if (credentials.userId === undefined) return undefined;
     const memberId = this.embedBearer(credentials.authorization, tenant);
     if (memberId !== credentials.userId) {
       throw new ForbiddenError("This token is another member's: a partner reads only their own.");

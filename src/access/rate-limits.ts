@@ -13,6 +13,8 @@ export const RATE_LIMITS = {
   embed: { limit: 600, windowSeconds: 60, per: 'tenant-ip' },
   /** The lead form (the widget and the landing page share it), 20 a minute per IP. */
   lead_form: { limit: 20, windowSeconds: 60, per: 'ip' },
+  /** Partner applications (the Embed endpoint and the hosted join pages), 20 a minute per IP. */
+  application_form: { limit: 20, windowSeconds: 60, per: 'ip' },
   /** docs/security.md: codes requested in the popup, 20 per client IP in 10 minutes, across tenants. */
   signin_email: { limit: 20, windowSeconds: 600, per: 'ip' },
   /** docs/security.md: codes tried in the popup, 30 per client IP in 10 minutes, across tenants. */

@@ -1,4 +1,4 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Post } from '@nestjs/common';
 import {
   Admin,
   EmbedBearer,
@@ -80,5 +80,26 @@ describe('route declarations at start-up', () => {
     expect(() => route(TenantKey())).toThrow(/needs @RateLimit\('federation'\)/);
     expect(() => route(EmbedOrigin())).toThrow(/needs @RateLimit\('embed'\)/);
     expect(() => route(EmbedBearer(), limited('lead_form'))).toThrow(/needs @RateLimit\('embed'\)/);
+  });
+
+  it('a join page (/p/:slug/join…) is public, and its post counts the application limit', () => {
+    const at = (method: 'get' | 'post', ...decorators: MethodDecorator[]) => {
+      const Verb = method === 'get' ? Get : Post;
+      @Controller('p/:slug/join')
+      class Join {
+        @Verb(':group')
+        handler() {}
+      }
+      const descriptor = Object.getOwnPropertyDescriptor(Join.prototype, 'handler')!;
+      for (const decorate of decorators) decorate(Join.prototype, 'handler', descriptor);
+      return () => routeAccess(Join, Join.prototype.handler);
+    };
+    expect(at('get')).toThrow(/Join\.handler: a join page is for anyone: @Public\(\)/);
+    expect(at('get', Admin('viewer'))).toThrow(/a join page is for anyone/);
+    expect(at('post', Public())).toThrow(/needs @RateLimit\('application_form'\)/);
+    expect(at('get', Public())().policy).toEqual({ kind: 'public' });
+    expect(at('post', Public(), limited('application_form'))().limits).toEqual([
+      'application_form',
+    ]);
   });
 });

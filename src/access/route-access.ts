@@ -1,4 +1,4 @@
-import type { Type } from '@nestjs/common';
+import { RequestMethod, type Type } from '@nestjs/common';
 import { AUTH_POLICY, type AuthPolicy } from '../common/access/access.decorators';
 import { routeMetadata } from '../common/http/route-metadata';
 import { RATE_LIMIT_METADATA, type RateLimitName } from './rate-limits';
@@ -43,12 +43,36 @@ function pageRule(
   return undefined;
 }
 
+// ---- Partner applications: the join pages (docs/partners.md, "Applications") ----------------
+
+const JOIN_PAGE = /^\/p\/:slug\/join(\/|$)/;
+
+/**
+ * What a join page (`/p/:slug/join…`, for people who are not partners yet) must declare, or the
+ * route fails to start: `@Public()` (no session exists there), and a post the `application_form`
+ * limit it shares with the Embed endpoint (README.md "Configuration").
+ */
+function joinPageRule(
+  controller: Type<unknown>,
+  handler: object,
+  access: RouteAccess,
+): string | undefined {
+  if (!routePaths(controller, handler).some((path) => JOIN_PAGE.test(path))) return undefined;
+  if (access.policy?.kind !== 'public') return 'a join page is for anyone: @Public()';
+  const method = routeMetadata<RequestMethod>('method', handler);
+  if (method !== RequestMethod.GET && !access.limits.includes('application_form')) {
+    return "a join page's post needs @RateLimit('application_form')";
+  }
+  return undefined;
+}
+
+// ---- end of the join pages' rules --------------------------------------------------------------
+
 // ------------------------------------------------------------------------------------------------
 // The partner portal (`/p/:slug`, SPEC 14; docs/partners.md, "The partner portal").
 
 /** The portal's pages; the applications' hosted pages (`/p/:slug/join…`) have rules of their own. */
 const PORTAL_PATH = /^\/p\/:slug(\/|$)/;
-const JOIN_PATH = /^\/p\/:slug\/join(\/|$)/;
 
 /**
  * A page of the partner portal must be `@Public()`: the portal signs its partners in itself (the
@@ -57,7 +81,7 @@ const JOIN_PATH = /^\/p\/:slug\/join(\/|$)/;
  * there, so a portal route declaring one (or none) fails to start.
  */
 function portalRule(paths: string[], policy?: AuthPolicy): string | undefined {
-  if (!paths.some((path) => PORTAL_PATH.test(path) && !JOIN_PATH.test(path))) return undefined;
+  if (!paths.some((path) => PORTAL_PATH.test(path) && !JOIN_PAGE.test(path))) return undefined;
   if (policy?.kind === 'public') return undefined;
   return 'a page of the partner portal (/p/:slug) must be @Public(): it checks its own session';
 }
@@ -99,6 +123,7 @@ export function routeAccess(controller: Type<unknown>, handler: object): RouteAc
     }
     const page =
       pageRule(controller, handler, access.policy) ??
+      joinPageRule(controller, handler, access) ??
       portalRule(routePaths(controller, handler), access.policy);
     if (page) throw new Error(`${name()}: ${page}`);
     cache.set(handler, access);

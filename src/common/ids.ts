@@ -35,6 +35,7 @@ export const ID_PREFIX = {
   audit: 'aud',
   signInCode: 'sic',
   group: 'grp',
+  application: 'apl',
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 

@@ -27,6 +27,7 @@ export function consoleCtx<C extends ConsoleFrame>(
 type Area =
   | 'overview'
   | 'partners'
+  | 'applications'
   | 'conversions'
   | 'leads'
   | 'payouts'
@@ -56,6 +57,7 @@ export function consolePage(
   const areas: [string, string, Area][] = [
     [org, t.overview, 'overview'],
     [`${org}/partners`, t.partners, 'partners'],
+    [`${org}/applications`, t.applications, 'applications'],
     [`${org}/conversions`, t.conversions, 'conversions'],
     [`${org}/leads`, t.leads, 'leads'],
     [`${org}/program`, t.program, 'program'],

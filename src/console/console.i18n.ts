@@ -4,6 +4,7 @@ import { FRAME_TEXTS, type FrameTexts, type Fmt as FrameFmt, type Lang } from '.
 const EN = {
   overview: 'Overview',
   partners: 'Partners',
+  applications: 'Applications',
   program: 'Program',
   payouts: 'Payouts',
   bonuses: 'Bonuses',
@@ -88,6 +89,7 @@ const RU: typeof EN = {
   bonuses: 'Бонусы',
   integration: 'Интеграция',
   auditLog: 'Журнал',
+  applications: 'Заявки',
   period: 'Период',
   from: 'С',
   to: 'По',

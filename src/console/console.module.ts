@@ -8,6 +8,7 @@ import { PayoutsModule } from '../payouts/payouts.module';
 import { TenantsModule } from '../tenants/tenants.module';
 import { TransferModule } from '../transfer/transfer.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
+import { ConsoleApplicationsModule } from './applications/applications-pages.module';
 import { AuditLogPagesController } from './audit-log/audit-log.controller';
 import { BonusesCsvController } from './bonuses/bonuses-csv.controller';
 import { BonusesPagesController } from './bonuses/bonuses.controller';
@@ -61,6 +62,7 @@ const PAGE_CONTROLLERS = [
 @Module({
   imports: [
     ConsoleRecordsModule,
+    ConsoleApplicationsModule,
     AuditModule,
     BonusesModule,
     MembersModule,

@@ -1,4 +1,5 @@
 import { AdminSessionEntity } from '../access/admin-session.entity';
+import { ApplicationEntity } from '../applications/application.entity';
 import { AuditEntryEntity } from '../audit/audit-entry.entity';
 import { BonusEntity } from '../bonuses/bonus.entity';
 import { MemberBalanceEntity } from '../bonuses/member-balance.entity';
@@ -51,4 +52,5 @@ export const ENTITIES = [
   PayoutRunEntity,
   PayoutDetailsEntity,
   NotificationPreferenceEntity,
+  ApplicationEntity,
 ];

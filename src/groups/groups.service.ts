@@ -244,6 +244,21 @@ export class GroupsService {
     });
   }
 
+  /** One group as stored (applications read its signup settings), or 404 `group_not_found`. */
+  group(tenantId: string, groupId: string): Promise<GroupEntity> {
+    return this.find(tenantId, groupId);
+  }
+
+  /**
+   * The group of this slug when it takes applications (`signup.enabled`, docs/partners.md,
+   * "Applications"); a closed group is as unknown as a missing one: 404 `group_not_found`.
+   */
+  async openForSignup(tenantId: string, slug: string): Promise<GroupEntity> {
+    const group = await this.groups.findBySlug(tenantId, slug);
+    if (!group?.signup.enabled) throw new GroupNotFoundError(slug);
+    return group;
+  }
+
   private async find(tenantId: string, groupId: string): Promise<GroupEntity> {
     const group = await this.groups.find(tenantId, groupId);
     if (!group) throw new GroupNotFoundError(groupId);

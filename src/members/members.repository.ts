@@ -104,6 +104,23 @@ export class MembersRepository {
   }
 
   /**
+   * The member an approved application made for this email (docs/partners.md, "Applications"),
+   * while it still has the application id as its `external_id`, locked; null when there is none.
+   */
+  findApplicantForUpdate(tenantId: string, email: string): Promise<MemberEntity | null> {
+    return this.repo
+      .createQueryBuilder('m')
+      .setLock('pessimistic_write')
+      .where('m.tenant_id = :tenantId AND lower(m.email) = :email', {
+        tenantId,
+        email: email.toLowerCase(),
+      })
+      .andWhere(`m.external_id ~ '^apl_[0-9A-HJKMNP-TV-Z]{26}$'`)
+      .orderBy('m.created_at', 'ASC')
+      .getOne();
+  }
+
+  /**
    * Walks up from `memberId` through `referrer_member_id`, at most `count` members: each step is a
    * primary-key probe, so the cost follows the number of tiers, not the depth of the network.
    */

@@ -79,6 +79,8 @@ export class MembersService {
 
       const existing = await this.members.findByExternalIdForUpdate(tenantId, dto.external_id);
       if (existing) return this.updateMember(existing, dto, referrer, groupId);
+      const applicant = await this.applicantToTake(tenantId, dto);
+      if (applicant) return this.updateMember(applicant, dto, referrer, groupId);
 
       const created = await this.createMember(tenantId, dto, referrer, groupId);
       if (created) return created;
@@ -86,6 +88,23 @@ export class MembersService {
       const winner = (await this.members.findByExternalIdForUpdate(tenantId, dto.external_id))!;
       return this.updateMember(winner, dto, referrer, groupId);
     });
+  }
+
+  /**
+   * docs/partners.md, "Applications": a member made by approving an application has the
+   * application id as its `external_id` until the tenant's back end upserts a user with
+   * `email_verified` and that email (and an `external_id` no member holds, the caller's case):
+   * that upsert takes the member and gives it its `external_id`.
+   */
+  private async applicantToTake(
+    tenantId: string,
+    dto: UpsertUserDto,
+  ): Promise<MemberEntity | null> {
+    if (!dto.email_verified || !dto.email || dto.external_id.startsWith('apl_')) return null;
+    const applicant = await this.members.findApplicantForUpdate(tenantId, dto.email);
+    if (!applicant) return null;
+    await this.members.update(applicant, { externalId: dto.external_id, updatedAt: new Date() });
+    return { ...applicant, externalId: dto.external_id };
   }
 
   /** The referrer named by `referrer_user_id` or by a verified `signed_ref` (not both). */

@@ -87,6 +87,24 @@ export interface EventPayloads {
     to_group_id: string;
     reason: 'manual' | 'promotion' | 'upsert' | 'import';
   };
+  /** docs/partners.md, "Applications": an applicant confirmed their application by mail. */
+  'partner.applied': {
+    application_id: string;
+    group_id: string;
+    referrer_user_id: string | null;
+  };
+  /** An application approved: the new partner (`usr_…`) in their group, under their recruiter. */
+  'partner.approved': {
+    application_id: string;
+    user_id: string;
+    group_id: string;
+    referrer_user_id: string | null;
+  };
+  'partner.rejected': {
+    application_id: string;
+    group_id: string;
+    reason: string;
+  };
 }
 
 export type EventType = keyof EventPayloads;
@@ -103,6 +121,9 @@ export const EVENT_TYPES = [
   'payout.failed',
   'clawback.created',
   'partner.group_changed',
+  'partner.applied',
+  'partner.approved',
+  'partner.rejected',
 ] as const satisfies readonly EventType[];
 
 export interface EventEnvelope<T extends EventType = EventType> {

@@ -75,8 +75,8 @@ export interface NavLink {
 export interface FramedPageOptions {
   title: string;
   nav: NavLink[];
-  /** Where the sign-out form posts. */
-  signOut: string;
+  /** Where the sign-out form posts; none on a page for people not signed in (the join form). */
+  signOut?: string;
   notice?: string;
   error?: string;
   status?: number;
@@ -86,7 +86,9 @@ export interface FramedPageOptions {
   theme?: { bodyClass: string; style: string };
 }
 
-/** A signed-in page: skip link, navigation, language switch, who is signed in, sign-out. */
+/**
+ * A page of the frame: skip link, navigation, language switch and, signed in, who it is and sign-out.
+ */
 export function framedPage(
   ctx: PageFrame & FrameLang,
   options: FramedPageOptions,
@@ -138,8 +140,12 @@ export function framedPage(
                   EN
                 </a>
               </span>
-              <span class="muted">{ctx.who}</span>
-              <PostButton action={options.signOut} csrf={ctx.csrf} label={t.signOut} />
+              {options.signOut && (
+                <>
+                  <span class="muted">{ctx.who}</span>
+                  <PostButton action={options.signOut} csrf={ctx.csrf} label={t.signOut} />
+                </>
+              )}
             </nav>
           </header>
           <main class="wide" id="content">

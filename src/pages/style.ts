@@ -61,6 +61,10 @@ export const FRAME_STYLE = `
   details.ban { margin-top: 12px; max-width: 640px; }
   details.ban summary { color: #b42318; font-weight: 600; }
   details.ban input { width: 100%; max-width: 24em; }
+  .narrow { max-width: 560px; } .narrow select { width: 100%; box-sizing: border-box; padding: 10px; font-size: 16px; border: 1px solid #c8cdd8; border-radius: 8px; background: #fff; }
+  .narrow textarea { padding: 10px; border: 1px solid #c8cdd8; border-radius: 8px; }
+  section.application { border-top: 1px solid #e4e7ec; margin-top: 16px; }
+  .answers { margin: 0; } .answers dt { font-weight: 600; } .answers dd { margin: 0 0 6px; overflow-wrap: anywhere; white-space: pre-wrap; }
   @media (max-width: 600px) {
     body.console { padding: 8px; } body.console main.wide { padding: 14px; }
     .kpis { grid-template-columns: 1fr 1fr; } .kpis .value { font-size: 17px; }

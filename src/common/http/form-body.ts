@@ -6,7 +6,7 @@ import { bodyProblem, sendErrorPage } from './hostile-input';
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 
-/** The paths whose HTML pages post plain forms (popup, landing page, admin pages, partner portal). */
+/** The paths whose HTML pages post plain forms (popup, landing page, admin pages, partner pages). */
 export const FORM_PATHS = ['/oauth', '/s', '/org', '/p'];
 
 /**

@@ -96,6 +96,14 @@ const en = {
   t_manual: 'Manual bonus',
   t_referrer: 'Order — your sale',
   t_upline: 'Order — line {n}',
+  apply: 'Become a partner',
+  applySend: 'Apply',
+  applied: 'Thank you! We have mailed you a link to confirm your application (valid for 24 hours).',
+  choose: 'Choose…',
+  optional: '(optional)',
+  needEmail: 'Enter a valid email address.',
+  fixFields: 'Please correct the marked fields.',
+  closed: 'This program does not take applications here.',
 };
 
 export type TextKey = keyof typeof en;
@@ -193,6 +201,14 @@ const ru: Record<TextKey, string> = {
   t_manual: 'Ручное начисление',
   t_referrer: 'Заказ — личная продажа',
   t_upline: 'Заказ — {n}-я линия',
+  apply: 'Стать партнёром',
+  applySend: 'Отправить заявку',
+  applied: 'Спасибо! Мы отправили письмо со ссылкой для подтверждения заявки (действует 24 часа).',
+  choose: 'Выберите…',
+  optional: '(необязательно)',
+  needEmail: 'Укажите правильный адрес почты.',
+  fixFields: 'Исправьте отмеченные поля.',
+  closed: 'Эта программа не принимает здесь заявки.',
 };
 
 /** Texts exist in Russian (for `ru` and its regional forms) and English (everything else). */

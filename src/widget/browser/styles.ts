@@ -45,9 +45,9 @@ ul{list-style:none;margin:0;padding:0}
 :focus-visible{outline:2px solid var(--a);outline-offset:2px}
 .pager{display:flex;align-items:center;justify-content:space-between;gap:8px;margin-top:12px}
 .bar{display:flex;flex-wrap:wrap;align-items:center;gap:8px;margin-bottom:8px}
-input,select{font:inherit;color:inherit;background:var(--sw-bg,#fff);border:1px solid var(--b);border-radius:8px;padding:6px 10px;margin:0}
+input,select,textarea{font:inherit;color:inherit;background:var(--sw-bg,#fff);border:1px solid var(--b);border-radius:8px;padding:6px 10px;margin:0}
 label{display:block;margin:10px 0 4px;font-size:.9em}
-form input{width:100%}
+form input,form select,form textarea{width:100%;box-sizing:border-box}
 form .btn{margin-top:14px}
 .link{display:flex;gap:8px;margin:8px 0}
 .link input{flex:1;min-width:0;font-family:ui-monospace,Menlo,Consolas,monospace}

@@ -134,6 +134,21 @@ export interface ReferralLink {
   reused: boolean;
 }
 
+/** A question of a group's application form (docs/partners.md, "Applications"). */
+export interface SignupField {
+  name: string;
+  label: string;
+  type: 'text' | 'url' | 'textarea' | 'select';
+  required: boolean;
+  options?: string[];
+}
+
+export interface ApplicationForm {
+  group: string;
+  name: string;
+  fields: SignupField[];
+}
+
 /** One of the signed-in partner's links (`GET …/data/referral-links`). */
 export interface ReferralLinkItem {
   code: string;

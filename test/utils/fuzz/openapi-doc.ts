@@ -53,7 +53,7 @@ export interface Op {
   targets: Target[];
 }
 
-export const HTML_PATH = /^\/(org|oauth|s|demo)(\/|$)/;
+export const HTML_PATH = /^\/(org|oauth|s|demo|p)(\/|$)/;
 
 export function resolveRef(doc: Document, schema: Schema | undefined): Schema | undefined {
   if (!schema?.$ref) return schema;

@@ -1,4 +1,5 @@
 import type { Widget } from '../context';
+import { application } from './application';
 import { bonuses } from './bonuses';
 import { cabinet } from './cabinet';
 import { leadForm } from './lead-form';
@@ -16,8 +17,9 @@ export const WIDGETS: Record<string, Widget | undefined> = {
   partners,
   'referral-link': referralLink,
   'lead-form': leadForm,
+  application,
 };
 
 /** The widgets that show a member's data and so need `data-user-id`. */
 export const needsUser = (name: string): boolean =>
-  name !== 'referral-link' && name !== 'lead-form';
+  name !== 'referral-link' && name !== 'lead-form' && name !== 'application';
