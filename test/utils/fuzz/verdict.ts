@@ -34,7 +34,8 @@ export function judge(
   // The public pages pick their tenant by what the request names (a short link's code, the
   // popup's client_id, the join pages' slug): naming B's shows B's page to anyone, by design.
   const sent = `${built.url} ${built.body ?? ''} ${JSON.stringify(built.headers)}`;
-  const namesB = /^\/(s|oauth|p)\//.test(op.path) && [b.slug, b.code].some((id) => sent.includes(id));
+  const namesB =
+    /^\/(s|oauth|p)\//.test(op.path) && [b.slug, b.code].some((id) => sent.includes(id));
   for (const marker of namesB ? [] : b.markers) {
     if (text.includes(marker) || headers.includes(marker)) {
       problems.push(`leaks tenant B's data (${marker.slice(0, 12)}…)`);
