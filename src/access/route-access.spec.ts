@@ -72,8 +72,9 @@ describe('route declarations at start-up', () => {
     expect(at('links', Admin('viewer'))).toThrow(rule);
     expect(at('links', Public())().policy).toEqual({ kind: 'public' });
     expect(at('', Public())().policy).toEqual({ kind: 'public' });
-    expect(at('join')().policy).toBeUndefined();
-    expect(at('join/:group')().policy).toBeUndefined();
+    // The join pages answer to their own rule (below), not the portal's.
+    expect(at('join')).toThrow(/Portal\.handler: a join page is for anyone: @Public\(\)/);
+    expect(at('join/:group', Public())().policy).toEqual({ kind: 'public' });
   });
 
   it('a Federation or Embed route without its rate limit (README "Configuration") does not start', () => {
