@@ -13,6 +13,7 @@ import { ConversionsRepository } from './conversions.repository';
 import { ConversionsService } from './conversions.service';
 import { PersonalSalesRepository } from './personal-sales.repository';
 import { QualifiedCascade } from './qualified-cascade';
+import { Promotions } from './promotions';
 
 @Module({
   imports: [
@@ -31,6 +32,7 @@ import { QualifiedCascade } from './qualified-cascade';
     ConversionAttribution,
     PersonalSalesRepository,
     QualifiedCascade,
+    Promotions,
   ],
   exports: [ConversionsService],
 })

@@ -18,6 +18,8 @@ import { cascade, type CascadeShare, tierIndex } from './cascade';
 import { ConversionAttribution } from './conversion-attribution';
 import { pastLastPhaseNote, phaseOf } from './phases';
 import { QualifiedCascade } from './qualified-cascade';
+import { Promotions } from './promotions';
+import type { PromoteTo } from '../groups/group.entity';
 import type { ConversionEntity } from './conversion.entity';
 import {
   AlreadyReversedError,
@@ -46,6 +48,7 @@ export class ConversionsService {
     private readonly attribution: ConversionAttribution,
     private readonly groups: GroupsService,
     private readonly qualified: QualifiedCascade,
+    private readonly promotions: Promotions,
   ) {}
 
   /**
@@ -98,7 +101,7 @@ export class ConversionsService {
       }
 
       const now = new Date();
-      const { program, shares, rewardNote } = await this.shares(
+      const { program, shares, rewardNote, promotion } = await this.shares(
         tenant,
         lead,
         dto.amount_kopecks,
@@ -165,6 +168,7 @@ export class ConversionsService {
         })),
       });
       await this.leads.markConverted(lead);
+      await this.promotions.afterConversion(tenant, lead.referrerMemberId, promotion, now);
       if (actor) {
         await this.audit.record(
           tenant.id,
@@ -281,8 +285,14 @@ export class ConversionsService {
     amountKopecks: number,
     currency: string,
     at: Date,
-  ): Promise<{ program: Program; shares: CascadeShare[]; rewardNote: string | null }> {
-    const { program, chain } = await this.groups.conversionProgram(
+  ): Promise<{
+    program: Program;
+    shares: CascadeShare[];
+    rewardNote: string | null;
+    /** The promotion of the referrer's group, checked once the conversion is written. */
+    promotion: PromoteTo | null;
+  }> {
+    const { program, chain, promotion } = await this.groups.conversionProgram(
       tenant,
       lead.offerId,
       lead.referrerMemberId,
@@ -291,11 +301,23 @@ export class ConversionsService {
     if (program.phases) {
       const earlier = await this.conversions.registrationTimes(tenant.id, lead.id);
       const choice = phaseOf(program.phases, earlier, at);
-      if (!choice) return { program, shares: [], rewardNote: pastLastPhaseNote(program.phases) };
+      if (!choice) {
+        return {
+          program,
+          shares: [],
+          rewardNote: pastLastPhaseNote(program.phases),
+          promotion,
+        };
+      }
       tiers = choice.phase.tiers;
     }
     if (!needsQualification(program, tiers!)) {
-      return { program, shares: cascade(amountKopecks, tiers!, chain), rewardNote: null };
+      return {
+        program,
+        shares: cascade(amountKopecks, tiers!, chain),
+        rewardNote: null,
+        promotion,
+      };
     }
     const shares = await this.qualified.shares(tenant.id, currency, amountKopecks, tiers!, chain, {
       compression: program.compression === true,
@@ -303,7 +325,7 @@ export class ConversionsService {
       complete: chain.length < maxTierCount(program),
       at,
     });
-    return { program, shares, rewardNote: null };
+    return { program, shares, rewardNote: null, promotion };
   }
 
   /** The same order again: the first conversion if it matches, else 409. */

@@ -47,4 +47,26 @@ export class PersonalSalesRepository {
     }
     return found;
   }
+
+  /**
+   * What `memberId` referred over the `windowDays` UTC days ending with `day`'s: how many
+   * conversions (any currency) and their amount in `currency` (docs/partners.md, "Promotion").
+   */
+  async totals(
+    tenantId: string,
+    memberId: string,
+    currency: string,
+    windowDays: number,
+    day: Date,
+  ): Promise<{ conversions: number; amountKopecks: number }> {
+    const [row]: { conversions: string; amount: string }[] = await this.tx.manager.query(
+      `SELECT coalesce(sum(conversions), 0)::text AS conversions,
+              coalesce(sum(amount_kopecks) FILTER (WHERE currency = $3), 0)::text AS amount
+         FROM personal_sales_daily
+        WHERE tenant_id = $1 AND member_id = $2
+          AND day <= $4::date AND day > $4::date - $5::int`,
+      [tenantId, memberId, currency, day.toISOString().slice(0, 10), windowDays],
+    );
+    return { conversions: Number(row.conversions), amountKopecks: Number(row.amount) };
+  }
 }

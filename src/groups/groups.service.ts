@@ -168,7 +168,7 @@ export class GroupsService {
     tenant: TenantEntity,
     offerId: string | null,
     referrerMemberId: string,
-  ): Promise<{ program: Program; chain: UplineMember[] }> {
+  ): Promise<{ program: Program; chain: UplineMember[]; promotion: PromoteTo | null }> {
     const offerProgram = offerId ? await this.offers.ownProgram(tenant.id, offerId) : null;
     if (offerProgram) {
       const chain = await this.members.upline(
@@ -176,14 +176,37 @@ export class GroupsService {
         referrerMemberId,
         maxTierCount(offerProgram),
       );
-      return { program: offerProgram, chain };
+      const promotion = (await this.members.groupPromotionOf(
+        tenant.id,
+        referrerMemberId,
+      )) as PromoteTo | null;
+      return { program: offerProgram, chain, promotion };
     }
-    const { groupProgram, chain } = await this.members.uplineWithGroupProgram(
+    const { groupProgram, promoteTo, chain } = await this.members.uplineWithGroupProgram(
       tenant.id,
       referrerMemberId,
       maxTierCount(tenant.program),
     );
-    return { program: (groupProgram as Program | null) ?? tenant.program, chain };
+    return {
+      program: (groupProgram as Program | null) ?? tenant.program,
+      chain,
+      promotion: promoteTo as PromoteTo | null,
+    };
+  }
+
+  /**
+   * Promotes the member to `groupId` (docs/partners.md, "Promotion": `partner.group_changed` with
+   * reason `promotion`): the promotion of the group they are now in, for the next step, or
+   * undefined when they were there already (a concurrent conversion promoted them first).
+   */
+  async promote(
+    tenantId: string,
+    memberId: string,
+    groupId: string,
+  ): Promise<{ next: PromoteTo | null } | undefined> {
+    const { fromGroupId } = await this.members.setGroup(tenantId, memberId, groupId, 'promotion');
+    if (fromGroupId === null) return undefined;
+    return { next: (await this.groups.find(tenantId, groupId))?.promoteTo ?? null };
   }
 
   /** The program that pays a lead bonus to a referrer in `groupId` (the same order as above). */

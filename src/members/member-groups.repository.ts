@@ -12,7 +12,8 @@ export class MemberGroupsRepository {
 
   /**
    * The upline of `upline` (at most as many members as the paying program has tiers) and, in the
-   * same statement, the program of the first member's group (null: the group has none). The
+   * same statement, the program and the promotion of the first member's group (null: the group
+   * has none). The
    * chain is as long as that program's tiers (the most of any of its phases), else `tenantTiers` (docs/partners.md, "Which
    * program pays"): one round trip, as the upline alone was.
    */
@@ -20,15 +21,16 @@ export class MemberGroupsRepository {
     tenantId: string,
     memberId: string,
     tenantTiers: number,
-  ): Promise<{ groupProgram: unknown; chain: UplineMember[] }> {
+  ): Promise<{ groupProgram: unknown; promoteTo: unknown; chain: UplineMember[] }> {
     const rows: {
       id: string;
       service_user_id: string;
       is_active: boolean;
       program: unknown;
+      promote_to: unknown;
     }[] = await this.tx.manager.query(
       `WITH RECURSIVE paying AS (
-         SELECT g.program,
+         SELECT g.program, g.promote_to,
                 coalesce(jsonb_array_length(g.program -> 'tiers'),
                          (SELECT max(jsonb_array_length(p -> 'tiers'))
                             FROM jsonb_array_elements(g.program -> 'phases') p)) AS depth
@@ -43,18 +45,31 @@ export class MemberGroupsRepository {
            FROM chain JOIN members m ON m.tenant_id = $1 AND m.id = chain.referrer_member_id
           WHERE chain.position <
                 coalesce((SELECT depth FROM paying), $3))
-       SELECT id, service_user_id, is_active, (SELECT program FROM paying) AS program
+       SELECT id, service_user_id, is_active, (SELECT program FROM paying) AS program,
+              (SELECT promote_to FROM paying) AS promote_to
          FROM chain ORDER BY position`,
       [tenantId, memberId, tenantTiers],
     );
     return {
       groupProgram: rows[0]?.program ?? null,
+      promoteTo: rows[0]?.promote_to ?? null,
       chain: rows.map((r) => ({
         id: r.id,
         serviceUserId: r.service_user_id,
         isActive: r.is_active,
       })),
     };
+  }
+
+  /** The promotion of the group `memberId` is in (null: none; docs/partners.md, "Promotion"). */
+  async promotionOf(tenantId: string, memberId: string): Promise<unknown> {
+    const [row]: { promote_to: unknown }[] = await this.tx.manager.query(
+      `SELECT g.promote_to FROM members m
+         JOIN groups g ON g.tenant_id = m.tenant_id AND g.id = m.group_id
+        WHERE m.tenant_id = $1 AND m.id = $2`,
+      [tenantId, memberId],
+    );
+    return row?.promote_to ?? null;
   }
 
   /**

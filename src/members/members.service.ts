@@ -398,6 +398,11 @@ export class MembersService {
   uplineWithGroupProgram(tenantId: string, memberId: string, tenantTiers: number) {
     return this.memberGroups.uplineWithGroupProgram(tenantId, memberId, tenantTiers);
   }
+
+  /** The promotion of the member's group, as stored (null: none). */
+  groupPromotionOf(tenantId: string, memberId: string): Promise<unknown> {
+    return this.memberGroups.promotionOf(tenantId, memberId);
+  }
 }
 
 /** The given fields whose value differs from the stored one; absent fields change nothing. */

@@ -1,9 +1,9 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * docs/money.md §2, "Qualification": `personal_sales_daily` holds, per tenant, member, currency and
- * UTC day, the amount of the conversions the member referred (the referrer of the conversion's
- * lead) that are not reversed. A qualified tier reads at most `window_days` rows per member of the
+ * docs/money.md §2, "Qualification", and docs/partners.md, "Promotion": `personal_sales_daily`
+ * holds, per tenant, member, currency and UTC day, the amount and the number of the conversions
+ * the member referred (the referrer of the conversion's lead) that are not reversed. A qualified tier reads at most `window_days` rows per member of the
  * chain, never the conversions themselves, so a conversion's cost does not grow with the uplines'
  * history.
  *
@@ -21,30 +21,36 @@ export class PersonalSales1795792300000 implements MigrationInterface {
       CREATE TABLE personal_sales_daily (
         tenant_id text NOT NULL, member_id text NOT NULL, currency char(3) NOT NULL,
         day date NOT NULL, amount_kopecks bigint NOT NULL DEFAULT 0,
+        conversions bigint NOT NULL DEFAULT 0,
         CONSTRAINT pk_personal_sales_daily PRIMARY KEY (tenant_id, member_id, currency, day))`);
 
     // The signed amounts of a statement's conversions, added to their referrers' days.
     const upsert = (delta: string) => `
-      INSERT INTO personal_sales_daily AS s (tenant_id, member_id, currency, day, amount_kopecks)
+      INSERT INTO personal_sales_daily AS s
+             (tenant_id, member_id, currency, day, amount_kopecks, conversions)
       SELECT c.tenant_id, l.referrer_member_id, c.currency, (c.created_at AT TIME ZONE 'UTC')::date,
-             sum(c.amount)
+             sum(c.amount), sum(c.n)
         FROM (${delta}) c
         JOIN leads l ON l.tenant_id = c.tenant_id AND l.id = c.lead_id
        WHERE l.referrer_member_id IS NOT NULL
        GROUP BY 1, 2, 3, 4
-      HAVING sum(c.amount) <> 0
+      HAVING sum(c.amount) <> 0 OR sum(c.n) <> 0
        ORDER BY 1, 2, 3, 4
       ON CONFLICT (tenant_id, member_id, currency, day)
-      DO UPDATE SET amount_kopecks = s.amount_kopecks + EXCLUDED.amount_kopecks;`;
+      DO UPDATE SET amount_kopecks = s.amount_kopecks + EXCLUDED.amount_kopecks,
+                    conversions = s.conversions + EXCLUDED.conversions;`;
     const COLUMNS = 'tenant_id, lead_id, currency, created_at';
-    const counted = `CASE WHEN status = 'reversed' THEN 0 ELSE amount_kopecks END`;
+    // A conversion counts (its amount, and as one) unless reversed.
+    const counted = (sign: string) =>
+      `${sign}CASE WHEN status = 'reversed' THEN 0 ELSE amount_kopecks END AS amount,
+       ${sign}(status <> 'reversed')::int AS n`;
     const functions = {
-      insert: upsert(`SELECT ${COLUMNS}, ${counted} AS amount FROM new_rows`),
+      insert: upsert(`SELECT ${COLUMNS}, ${counted('')} FROM new_rows`),
       update: upsert(
-        `SELECT ${COLUMNS}, ${counted} AS amount FROM new_rows
-         UNION ALL SELECT ${COLUMNS}, -(${counted}) FROM old_rows`,
+        `SELECT ${COLUMNS}, ${counted('')} FROM new_rows
+         UNION ALL SELECT ${COLUMNS}, ${counted('-')} FROM old_rows`,
       ),
-      delete: upsert(`SELECT ${COLUMNS}, -(${counted}) AS amount FROM old_rows`),
+      delete: upsert(`SELECT ${COLUMNS}, ${counted('-')} FROM old_rows`),
     };
     for (const [op, body] of Object.entries(functions)) {
       await queryRunner.query(`
@@ -66,9 +72,10 @@ export class PersonalSales1795792300000 implements MigrationInterface {
     }
 
     await queryRunner.query(`
-      INSERT INTO personal_sales_daily (tenant_id, member_id, currency, day, amount_kopecks)
+      INSERT INTO personal_sales_daily (tenant_id, member_id, currency, day, amount_kopecks,
+                                        conversions)
       SELECT c.tenant_id, l.referrer_member_id, c.currency, (c.created_at AT TIME ZONE 'UTC')::date,
-             sum(c.amount_kopecks)
+             sum(c.amount_kopecks), count(*)
         FROM conversions c
         JOIN leads l ON l.tenant_id = c.tenant_id AND l.id = c.lead_id
        WHERE c.status <> 'reversed' AND l.referrer_member_id IS NOT NULL
