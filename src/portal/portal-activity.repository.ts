@@ -20,10 +20,11 @@ export class PortalActivityRepository {
   async days(tenantId: string, memberId: string, from: string, to: string): Promise<ActivityDay[]> {
     const rows: { day: string; clicks: string; leads: string; conversions: string }[] =
       await this.tx.select(
-        `SELECT to_char(day, 'YYYY-MM-DD') AS day, clicks, leads, conversions
+        `SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(clicks)::text AS clicks,
+                sum(leads)::text AS leads, sum(conversions)::text AS conversions
            FROM portal_activity_daily
           WHERE tenant_id = $1 AND member_id = $2 AND day BETWEEN $3::date AND $4::date
-          ORDER BY day`,
+          GROUP BY day ORDER BY day`,
         [tenantId, memberId, from, to],
       );
     return rows.map((r) => ({

@@ -7,7 +7,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * the last 30 days reads at most 30 rows, never the raw tables.
  *
  * Kept like the console's rollups (ConsoleRollups): statement-level triggers over transition
- * tables, in the transaction of the change, one upsert per statement in key order. Clicks are
+ * tables, in the transaction of the change, one upsert per statement in key order, into one of 8
+ * rows per key (`shard`, from the writer's backend, stats_shard()) so that a partner's concurrent
+ * conversions do not queue on one row; a read sums the shards. Clicks are
  * counted on the day the click counter writes them; leads and conversions on the day they were
  * created (every registered conversion, reversed or not, as the console's overview counts them).
  * The backfill below counts what exists already (a link's clicks on the link's day).
@@ -19,9 +21,10 @@ export class PortalActivity1795792150000 implements MigrationInterface {
     await queryRunner.query(`
       CREATE TABLE portal_activity_daily (
         tenant_id text NOT NULL, member_id text NOT NULL, day date NOT NULL,
+        shard smallint NOT NULL DEFAULT 0,
         clicks bigint NOT NULL DEFAULT 0, leads bigint NOT NULL DEFAULT 0,
         conversions bigint NOT NULL DEFAULT 0,
-        CONSTRAINT pk_portal_activity_daily PRIMARY KEY (tenant_id, member_id, day))`);
+        CONSTRAINT pk_portal_activity_daily PRIMARY KEY (tenant_id, member_id, day, shard))`);
     for (const [table, op, delta] of TRIGGERS) {
       const fn = `portal_activity_${table}_${op}`;
       await queryRunner.query(`
@@ -95,12 +98,13 @@ const TRIGGERS: [string, 'insert' | 'update', string][] = [
 
 function upsert(delta: string): string {
   return `
-    INSERT INTO portal_activity_daily AS a (tenant_id, member_id, day, clicks, leads, conversions)
-    SELECT tenant_id, member_id, day, sum(clicks), sum(leads), sum(conversions)
+    INSERT INTO portal_activity_daily AS a
+           (tenant_id, member_id, day, shard, clicks, leads, conversions)
+    SELECT tenant_id, member_id, day, stats_shard(), sum(clicks), sum(leads), sum(conversions)
       FROM (${delta}) d GROUP BY tenant_id, member_id, day
     HAVING sum(clicks) <> 0 OR sum(leads) <> 0 OR sum(conversions) <> 0
      ORDER BY tenant_id, member_id, day
-    ON CONFLICT (tenant_id, member_id, day) DO UPDATE SET
+    ON CONFLICT (tenant_id, member_id, day, shard) DO UPDATE SET
       clicks = a.clicks + EXCLUDED.clicks, leads = a.leads + EXCLUDED.leads,
       conversions = a.conversions + EXCLUDED.conversions;`;
 }

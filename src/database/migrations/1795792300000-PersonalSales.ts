@@ -10,7 +10,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * Kept by statement-level triggers over transition tables on conversions, in the transaction of
  * the change whichever code path makes it (registration, reversal, an import, an erasure): a
  * registered conversion adds its amount on the day it was registered, a reversal (or its undoing)
- * takes it off or puts it back, a deleted one takes it off. One upsert per statement. The
+ * takes it off or puts it back, a deleted one takes it off. One upsert per statement, into one of
+ * 8 rows per key (`shard`, stats_shard() as in ConsoleRollups), so a partner's concurrent
+ * conversions do not queue on one row from their insert to their commit; reads sum the shards. The
  * backfill below computes it from the conversions already there.
  */
 export class PersonalSales1795792300000 implements MigrationInterface {
@@ -20,23 +22,23 @@ export class PersonalSales1795792300000 implements MigrationInterface {
     await queryRunner.query(`
       CREATE TABLE personal_sales_daily (
         tenant_id text NOT NULL, member_id text NOT NULL, currency char(3) NOT NULL,
-        day date NOT NULL, amount_kopecks bigint NOT NULL DEFAULT 0,
-        conversions bigint NOT NULL DEFAULT 0,
-        CONSTRAINT pk_personal_sales_daily PRIMARY KEY (tenant_id, member_id, currency, day))`);
+        day date NOT NULL, shard smallint NOT NULL DEFAULT 0,
+        amount_kopecks bigint NOT NULL DEFAULT 0, conversions bigint NOT NULL DEFAULT 0,
+        CONSTRAINT pk_personal_sales_daily PRIMARY KEY (tenant_id, member_id, currency, day, shard))`);
 
     // The signed amounts of a statement's conversions, added to their referrers' days.
     const upsert = (delta: string) => `
       INSERT INTO personal_sales_daily AS s
-             (tenant_id, member_id, currency, day, amount_kopecks, conversions)
+             (tenant_id, member_id, currency, day, shard, amount_kopecks, conversions)
       SELECT c.tenant_id, l.referrer_member_id, c.currency, (c.created_at AT TIME ZONE 'UTC')::date,
-             sum(c.amount), sum(c.n)
+             stats_shard(), sum(c.amount), sum(c.n)
         FROM (${delta}) c
         JOIN leads l ON l.tenant_id = c.tenant_id AND l.id = c.lead_id
        WHERE l.referrer_member_id IS NOT NULL
        GROUP BY 1, 2, 3, 4
       HAVING sum(c.amount) <> 0 OR sum(c.n) <> 0
        ORDER BY 1, 2, 3, 4
-      ON CONFLICT (tenant_id, member_id, currency, day)
+      ON CONFLICT (tenant_id, member_id, currency, day, shard)
       DO UPDATE SET amount_kopecks = s.amount_kopecks + EXCLUDED.amount_kopecks,
                     conversions = s.conversions + EXCLUDED.conversions;`;
     const COLUMNS = 'tenant_id, lead_id, currency, created_at';
