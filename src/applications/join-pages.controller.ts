@@ -76,6 +76,23 @@ export class JoinPagesController {
     return this.confirmation(ctx, tenant, typeof token === 'string' ? token : '');
   }
 
+  @Get('confirmed')
+  @ApiOperation({
+    summary: 'What a confirmed application says, in the language asked',
+    description:
+      'The page the confirmation answers with, again by GET (its language switch links here): ' +
+      '`approved=1` for a group that approves at once. It names no application.',
+  })
+  @ApiHtmlPages([200, 'Confirmed'])
+  async confirmed(
+    @Param('slug') slug: string,
+    @Query('approved') approved: unknown,
+    @Req() req: Request,
+  ): Promise<HtmlPage> {
+    const tenant = await this.tenant(slug);
+    return confirmedPage(this.ctx(tenant, req), approved === '1');
+  }
+
   @Post('confirm')
   @HttpCode(200)
   @RateLimit('application_form')
@@ -99,7 +116,10 @@ export class JoinPagesController {
     if (!fresh) return this.confirmation(ctx, tenant, token, ctx.fmt.t.formExpired);
     const status = await this.applications.confirm(tenant, token);
     if (!status) return invalidLinkPage(ctx);
-    return confirmedPage(ctx, status === 'approved');
+    // The page's language switch goes to the same words by GET: the link's token is spent.
+    const approved = status === 'approved';
+    ctx.url = new URL(`/p/${tenant.slug}/join/confirmed?approved=${approved ? 1 : 0}`, ctx.url);
+    return confirmedPage(ctx, approved);
   }
 
   @Get()

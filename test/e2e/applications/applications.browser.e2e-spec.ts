@@ -137,6 +137,16 @@ describe('partner applications in the browser', () => {
       await clickAndWait(applicant, applicant.locator('[data-action=submit]'));
       expect(await applicant.locator('[role=status]').count()).toBe(1);
       await shot(applicant, `confirmed-${width}`);
+      // The language switch of that page shows the same words in the other language, not the
+      // spent link's "does not work".
+      const said = await applicant.locator('[role=status]').textContent();
+      const other = lang === 'en' ? 'ru' : 'en';
+      await clickAndWait(applicant, applicant.locator(`header a[lang=${other}]`));
+      expect(new URL(applicant.url()).pathname).toBe(`/p/${org.slug}/join/confirmed`);
+      const translated = await applicant.locator('[role=status]').textContent();
+      expect(translated).toBeTruthy();
+      expect(translated).not.toBe(said);
+      expect(await applicant.locator('.error').count()).toBe(0);
 
       // The console: the application waits with its answers; a manager approves it.
       const staff = await (
