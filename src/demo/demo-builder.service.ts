@@ -5,6 +5,7 @@ import { BonusesService } from '../bonuses/bonuses.service';
 import { AppConfig } from '../config/app-config';
 import { ConversionsService } from '../conversions/conversions.service';
 import { DeeplinksService } from '../deeplinks/deeplinks.service';
+import { GroupsService } from '../groups/groups.service';
 import { LeadsService } from '../leads/leads.service';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { TenantsService } from '../tenants/tenants.service';
@@ -49,6 +50,7 @@ export class DemoBuilder {
     private readonly members: MembersService,
     private readonly leads: LeadsService,
     private readonly bonuses: BonusesService,
+    private readonly groups: GroupsService,
     private readonly moduleRef: ModuleRef,
   ) {
     this.base = config.publicBaseUrl.replace(/\/+$/, '');
@@ -71,6 +73,7 @@ export class DemoBuilder {
       DEMO_ACTOR,
     );
     const tenant = (await this.tenants.tenantBySlug(created.slug))!;
+    await this.openApplications(tenant);
     const times = new Map<string, Date>();
 
     // Members: joined over ~200 days, each after its referrer.
@@ -183,6 +186,30 @@ export class DemoBuilder {
   }
 
   /** The pending bonuses of these sources, oldest first (then by id, as the sweep would go). */
+  /**
+   * The default group takes applications (docs/partners.md, "Applications"), so the demo's join
+   * page `/p/demo/join` works: two questions, staff approve.
+   */
+  private async openApplications(tenant: TenantEntity): Promise<void> {
+    const { items } = await this.groups.list(tenant.id, { page: 1, page_size: 100 });
+    const group = items.find((g) => g.slug === 'default')!;
+    await this.groups.update(
+      tenant.id,
+      group.group_id,
+      {
+        signup: {
+          enabled: true,
+          auto_approve: false,
+          fields: [
+            { name: 'site', label: 'Your site or channel', type: 'url', required: true },
+            { name: 'audience', label: 'About your audience', type: 'textarea', required: false },
+          ],
+        },
+      },
+      DEMO_ACTOR,
+    );
+  }
+
   private async pendingOf(
     tenantId: string,
     sources: [BonusSourceType, string][],

@@ -21,6 +21,9 @@ const TEXT = {
     snippet: 'Как это встроено',
     partnerArea: 'Кабинет партнёра',
     visitorArea: 'Для посетителя',
+    pagesArea: 'Страницы сервиса для партнёров',
+    pages:
+      'Партнёр входит в свой кабинет {portal} с тем же адресом почты и кодом из письма; новый партнёр подаёт заявку на {join}, её подтверждают в консоли ({console}).',
     lang: 'English',
   },
   en: {
@@ -36,6 +39,9 @@ const TEXT = {
     snippet: 'How it is embedded',
     partnerArea: 'Partner area',
     visitorArea: 'For visitors',
+    pagesArea: 'The service’s pages for partners',
+    pages:
+      'A partner signs in to their portal {portal} with the same email and the code from the mail; a newcomer applies at {join}, and staff approve the application in the console ({console}).',
     lang: 'Русский',
   },
 } as const;
@@ -166,6 +172,20 @@ export function demoPage(options: DemoPageOptions): HtmlPage {
             <h2 class="area">{t.visitorArea}</h2>
             <p class="intro">{fill(t.visitor, { link })}</p>
             <div class="grid">{widget('lead-form')}</div>
+            <h2 class="area">{t.pagesArea}</h2>
+            <p class="intro">
+              {fill(t.pages, {
+                portal: <a href={`/p/${demo.slug}`} data-demo="portal">{`/p/${demo.slug}`}</a>,
+                join: (
+                  <a href={`/p/${demo.slug}/join`} data-demo="join">{`/p/${demo.slug}/join`}</a>
+                ),
+                console: (
+                  <a href={`/org/${demo.slug}/applications`} data-demo="applications">
+                    {`/org/${demo.slug}/applications`}
+                  </a>
+                ),
+              })}
+            </p>
           </main>
           <script
             src={options.widgetPath}

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { BonusesModule } from '../bonuses/bonuses.module';
+import { GroupsModule } from '../groups/groups.module';
 import { LeadsModule } from '../leads/leads.module';
 import { TenantsModule } from '../tenants/tenants.module';
 import { MembersModule } from '../members/members.module';
@@ -16,7 +17,7 @@ import { DemoRepository } from './demo.repository';
  * their modules' services through the module reference (those modules do not export them).
  */
 @Module({
-  imports: [TenantsModule, MembersModule, LeadsModule, BonusesModule, WidgetModule],
+  imports: [TenantsModule, MembersModule, LeadsModule, BonusesModule, GroupsModule, WidgetModule],
   controllers: [DemoController],
   providers: [DemoSeeder, DemoBuilder, DemoRepository],
   exports: [DemoSeeder],

@@ -48,6 +48,34 @@ describe('the demo with two development instances', () => {
   });
 });
 
+describe('the demo tenant’s partner pages', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+    await t.app.get(DemoSeeder).ensureDemo();
+  });
+  afterAll(() => t?.close());
+
+  it('takes applications at /p/demo/join, and the demo page links the join page and the portal', async () => {
+    const join = await t.http().get('/p/demo/join?lang=en');
+    expect(join.status).toBe(200);
+    expect(join.text).toContain('name="answers.site"');
+    expect(join.text).toContain('Your site or channel');
+    const portal = await t.http().get('/p/demo?lang=en');
+    expect(portal.status).toBe(200);
+    expect(portal.text).toContain('type="email"');
+    const demo = await t.http().get('/demo?lang=en');
+    expect(demo.status).toBe(200);
+    for (const [hook, path] of [
+      ['portal', '/p/demo'],
+      ['join', '/p/demo/join'],
+      ['applications', '/org/demo/applications'],
+    ]) {
+      expect(demo.text).toContain(`href="${path}" data-demo="${hook}"`);
+    }
+  });
+});
+
 describe('the demo in production', () => {
   let t: TestApp;
   beforeAll(async () => {
