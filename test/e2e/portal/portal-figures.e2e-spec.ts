@@ -7,40 +7,13 @@
  * are exactly what the Admin API gives for them.
  */
 import fc from 'fast-check';
-import { createLead, registerConversion } from '../../factories/money.factory';
 import { admin } from '../../factories/payouts.factory';
 import { createTenant } from '../../factories/tenants.factory';
 import { upsertUser, type UpsertedMember } from '../../factories/users.factory';
 import { createTestApp, type TestApp } from '../../utils/create-test-app';
+import { historyPlayer, historyStep } from '../../utils/money-history';
 import { portalGet, portalSignIn } from '../../utils/portal-suite';
 import { type SmtpCatcher, startSmtpCatcher } from '../../utils/smtp-catcher';
-
-type Command =
-  | { kind: 'sale'; member: number; amount: number; currency: 'RUB' | 'USD' }
-  | { kind: 'approve' | 'reject' | 'reverse' | 'paid' | 'failed' | 'cancel'; pick: number }
-  | { kind: 'run' };
-
-const command: fc.Arbitrary<Command> = fc.oneof(
-  fc.record({
-    kind: fc.constant('sale' as const),
-    member: fc.integer({ min: 1, max: 2 }),
-    amount: fc.integer({ min: 1, max: 500000 }),
-    currency: fc.constantFrom('RUB' as const, 'USD' as const),
-  }),
-  fc.record({
-    kind: fc.constantFrom(
-      'approve' as const,
-      'approve' as const,
-      'reject' as const,
-      'reverse' as const,
-      'paid' as const,
-      'failed' as const,
-      'cancel' as const,
-    ),
-    pick: fc.nat(),
-  }),
-  fc.record({ kind: fc.constant('run' as const) }),
-);
 
 const money = (kopecks: number, currency: string) =>
   new Intl.NumberFormat('ru-RU', {
@@ -73,139 +46,86 @@ describe('partner portal: its figures are the Admin API’s over random historie
   it('shows each partner the balances, payouts and commissions the Admin API gives', async () => {
     let histories = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(command, { minLength: 6, maxLength: 18 }), async (commands) => {
-        histories++;
-        const tenant = await createTenant(t, {
-          program: {
-            tiers: [
-              { tier: 'referrer', percent_bp: 1000 },
-              { tier: 'upline_1', percent_bp: 500 },
-            ],
-          },
-          payouts: { minimum_kopecks: 1 },
-        });
-        const chain: UpsertedMember[] = [];
-        const emails = [0, 1, 2].map((i) => `p${i}-${tenant.slug}@example.com`);
-        for (let i = 0; i < 3; i++) {
-          chain.push(
-            await upsertUser(t, tenant.key, {
-              email: emails[i],
-              full_name: `Partner ${i}`,
-              ...(i > 0 ? { referrer_user_id: chain[i - 1].serviceUserId } : {}),
-            }),
-          );
-        }
-        const base = `/admin/v1/tenants/${tenant.slug}`;
-        const conversions: string[] = [];
-        let order = 0;
-        const pickFrom = async (sql: string, pick: number) => {
-          const rows: { id: string }[] = await t.db.query(sql, [tenant.orgId]);
-          return rows.length ? rows[pick % rows.length].id : undefined;
-        };
-        for (const c of commands) {
-          if (c.kind === 'sale') {
-            const lead = await createLead(t, tenant.key, chain[c.member].serviceUserId);
-            const conv = await registerConversion(t, tenant.key, {
-              lead_id: lead,
-              amount_kopecks: c.amount,
-              currency: c.currency,
-              external_order_id: `o-${order++}`,
-            });
-            conversions.push(conv.conversion_id);
-          } else if (c.kind === 'run') {
-            expect((await t.http().post(`${base}/payouts/runs`).set(admin(t))).status).toBe(201);
-          } else if (c.kind === 'approve' || c.kind === 'reject') {
-            const id = await pickFrom(
-              `SELECT id FROM bonuses WHERE tenant_id = $1 ORDER BY id`,
-              c.pick,
+      fc.asyncProperty(
+        fc.array(historyStep(2), { minLength: 6, maxLength: 18 }),
+        async (commands) => {
+          histories++;
+          const tenant = await createTenant(t, {
+            program: {
+              tiers: [
+                { tier: 'referrer', percent_bp: 1000 },
+                { tier: 'upline_1', percent_bp: 500 },
+              ],
+            },
+            payouts: { minimum_kopecks: 1 },
+          });
+          const chain: UpsertedMember[] = [];
+          const emails = [0, 1, 2].map((i) => `p${i}-${tenant.slug}@example.com`);
+          for (let i = 0; i < 3; i++) {
+            chain.push(
+              await upsertUser(t, tenant.key, {
+                email: emails[i],
+                full_name: `Partner ${i}`,
+                ...(i > 0 ? { referrer_user_id: chain[i - 1].serviceUserId } : {}),
+              }),
             );
-            if (!id) continue;
-            const res = await t
-              .http()
-              .post(`${base}/bonuses/${id}/${c.kind}`)
-              .set(admin(t))
-              .send(c.kind === 'reject' ? { reason: 'no' } : {});
-            expect([200, 409]).toContain(res.status);
-          } else if (c.kind === 'reverse') {
-            if (!conversions.length) continue;
-            const res = await t
-              .http()
-              .post(
-                `/federation/v1/conversions/${conversions[c.pick % conversions.length]}/reverse`,
-              )
-              .set('X-Service-Tenant-Key', tenant.key)
-              .send({ reason: 'refund' });
-            expect([200, 409]).toContain(res.status);
-          } else {
-            const id = await pickFrom(
-              `SELECT id FROM payouts WHERE tenant_id = $1 ORDER BY id`,
-              c.pick,
-            );
-            if (!id) continue;
-            const body =
-              c.kind === 'paid'
-                ? { reference: 'R' }
-                : c.kind === 'failed'
-                  ? { reason: 'bounced' }
-                  : {};
-            const res = await t
-              .http()
-              .post(`${base}/payouts/${id}/${c.kind}`)
-              .set(admin(t))
-              .send(body);
-            expect([200, 409]).toContain(res.status);
           }
-        }
-        for (const [i, member] of chain.entries()) {
-          const cookie = await portalSignIn(t, smtp, tenant.slug, emails[i]);
-          const user = await t.http().get(`${base}/users/${member.memberId}`).set(admin(t));
-          expect(user.status).toBe(200);
-          const balances: {
-            currency: string;
-            available_kopecks: number;
-            in_payout_kopecks: number;
-            paid_kopecks: number;
-          }[] = user.body.payout_balances;
-          const home = await portalGet(t, cookie, `/p/${tenant.slug}`);
-          expect(home.status).toBe(200);
-          const rub = balances.find((b) => b.currency === 'RUB');
-          for (const [metric, field] of [
-            ['available', 'available_kopecks'],
-            ['in_payout', 'in_payout_kopecks'],
-            ['paid', 'paid_kopecks'],
-          ] as const) {
-            expect(textOf(home.text, 'data-metric', metric)).toBe(money(rub?.[field] ?? 0, 'RUB'));
-            const usd = balances.find((b) => b.currency === 'USD');
-            if (usd) {
-              expect(textOf(home.text, 'data-currency-metric', `USD:${metric}`)).toBe(
-                money(usd[field], 'USD'),
+          const base = `/admin/v1/tenants/${tenant.slug}`;
+          const play = historyPlayer(t, tenant, chain);
+          for (const c of commands) await play(c);
+          for (const [i, member] of chain.entries()) {
+            const cookie = await portalSignIn(t, smtp, tenant.slug, emails[i]);
+            const user = await t.http().get(`${base}/users/${member.memberId}`).set(admin(t));
+            expect(user.status).toBe(200);
+            const balances: {
+              currency: string;
+              available_kopecks: number;
+              in_payout_kopecks: number;
+              paid_kopecks: number;
+            }[] = user.body.payout_balances;
+            const home = await portalGet(t, cookie, `/p/${tenant.slug}`);
+            expect(home.status).toBe(200);
+            const rub = balances.find((b) => b.currency === 'RUB');
+            for (const [metric, field] of [
+              ['available', 'available_kopecks'],
+              ['in_payout', 'in_payout_kopecks'],
+              ['paid', 'paid_kopecks'],
+            ] as const) {
+              expect(textOf(home.text, 'data-metric', metric)).toBe(
+                money(rub?.[field] ?? 0, 'RUB'),
               );
+              const usd = balances.find((b) => b.currency === 'USD');
+              if (usd) {
+                expect(textOf(home.text, 'data-currency-metric', `USD:${metric}`)).toBe(
+                  money(usd[field], 'USD'),
+                );
+              }
             }
+            // Payouts: the same ones, newest first, with their amounts.
+            const payouts = await t
+              .http()
+              .get(`${base}/payouts?user_id=${member.memberId}&page_size=20`)
+              .set(admin(t));
+            const page = await portalGet(t, cookie, `/p/${tenant.slug}/payouts`);
+            expect(attrs(page.text, 'data-payout')).toEqual(
+              payouts.body.items.map((p: { payout_id: string }) => p.payout_id),
+            );
+            expect(attrs(page.text, 'data-amount').map(Number)).toEqual(
+              payouts.body.items.map((p: { amount_kopecks: number }) => p.amount_kopecks),
+            );
+            // Commissions: the same bonuses with the same statuses.
+            const bonuses = await t
+              .http()
+              .get(`${base}/bonuses?user_id=${member.memberId}&page_size=20`)
+              .set(admin(t));
+            const earnings = await portalGet(t, cookie, `/p/${tenant.slug}/earnings`);
+            const shown = attrs(earnings.text, 'data-bonus').sort();
+            expect(shown).toEqual(
+              bonuses.body.items.map((b: { bonus_id: string }) => b.bonus_id).sort(),
+            );
           }
-          // Payouts: the same ones, newest first, with their amounts.
-          const payouts = await t
-            .http()
-            .get(`${base}/payouts?user_id=${member.memberId}&page_size=20`)
-            .set(admin(t));
-          const page = await portalGet(t, cookie, `/p/${tenant.slug}/payouts`);
-          expect(attrs(page.text, 'data-payout')).toEqual(
-            payouts.body.items.map((p: { payout_id: string }) => p.payout_id),
-          );
-          expect(attrs(page.text, 'data-amount').map(Number)).toEqual(
-            payouts.body.items.map((p: { amount_kopecks: number }) => p.amount_kopecks),
-          );
-          // Commissions: the same bonuses with the same statuses.
-          const bonuses = await t
-            .http()
-            .get(`${base}/bonuses?user_id=${member.memberId}&page_size=20`)
-            .set(admin(t));
-          const earnings = await portalGet(t, cookie, `/p/${tenant.slug}/earnings`);
-          const shown = attrs(earnings.text, 'data-bonus').sort();
-          expect(shown).toEqual(
-            bonuses.body.items.map((b: { bonus_id: string }) => b.bonus_id).sort(),
-          );
-        }
-      }),
+        },
+      ),
       { numRuns: 5, endOnFailure: true },
     );
     expect(histories).toBeGreaterThanOrEqual(5);
