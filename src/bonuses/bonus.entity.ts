@@ -8,6 +8,18 @@ export const BONUS_STATUSES = ['pending', 'approved', 'paid', 'rejected', 'rever
 export type BonusStatus = (typeof BONUS_STATUSES)[number];
 export type BonusSourceType = 'lead' | 'conversion' | 'manual';
 
+/**
+ * docs/money.md §2, "Versions": the rule that paid a conversion bonus, as the API shows it. `phase`
+ * is 1-based; `compressed_from` is the tier of the nearest member passed over below the one paid
+ * (compression), or null.
+ */
+export interface BonusRule {
+  program_version_id: string | null;
+  phase: number;
+  tier: string;
+  compressed_from: string | null;
+}
+
 @Entity({ name: 'bonuses' })
 @Index('ix_bonuses_member', ['tenantId', 'memberId', 'createdAt', 'id'])
 @Index('ix_bonuses_source', ['tenantId', 'sourceType', 'sourceId'])
@@ -41,6 +53,10 @@ export class BonusEntity {
   @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' }) createdAt: Date;
   /** docs/fraud.md: `{status: flagged|cleared, signals}`, or null when no signal fired. */
   @Column({ type: 'jsonb', nullable: true }) review?: BonusReview | null;
+  /** Conversion bonuses only (null for lead, manual and bounty bonuses, and older ones). */
+  @Column({ type: 'jsonb', nullable: true }) rule?: BonusRule | null;
+  /** The rule in one sentence of the tenant's locale, written with the bonus. */
+  @Column({ type: 'text', nullable: true }) explanation?: string | null;
 
   @ManyToOne(() => TenantEntity)
   @JoinColumn({ name: 'tenant_id', foreignKeyConstraintName: 'fk_bonuses_tenant' })

@@ -11,7 +11,7 @@ import type { TenantEntity } from '../tenants/tenant.entity';
 import { MemberNotFoundError } from '../members/member.errors';
 import { MembersService } from '../members/members.service';
 import type { BonusReview } from '../fraud/risk-signal';
-import type { BonusEntity, BonusSourceType } from './bonus.entity';
+import type { BonusEntity, BonusRule, BonusSourceType } from './bonus.entity';
 import { BONUS_LEDGER, type BonusLedger } from './bonus-ledger';
 import type { MemberBalanceEntity } from './member-balance.entity';
 import { BonusNotFoundError, BonusTransitionError } from './bonus.errors';
@@ -37,6 +37,9 @@ export interface NewBonus {
   reason?: string;
   /** docs/fraud.md: flagged when a risk signal fired on the bonus's lead or conversion. */
   review?: BonusReview | null;
+  /** Conversion bonuses: what paid them (docs/money.md §2, "Versions"). */
+  rule?: BonusRule | null;
+  explanation?: string | null;
 }
 
 /**
@@ -78,6 +81,8 @@ export class BonusesService {
       reversedAt: null,
       createdAt: now,
       review: item.review ?? null,
+      rule: item.rule ?? null,
+      explanation: item.explanation ?? null,
     }));
     await this.bonuses.insert(rows);
     await this.emitEach(tenantId, 'bonus.pending', rows, (b) => ({
@@ -340,5 +345,14 @@ export function toBonusResponse(b: BonusEntity): BonusResponse {
     due_at: b.dueAt.toISOString(),
     created_at: b.createdAt.toISOString(),
     review: b.review ?? null,
+    rule: ruleResponse(b.rule),
+    explanation: b.explanation ?? null,
   };
+}
+
+/** A bonus's `rule` with its keys in the documented order (jsonb stores them its own way). */
+export function ruleResponse(rule: BonusRule | null | undefined): BonusRule | null {
+  if (!rule) return null;
+  const { program_version_id, phase, tier, compressed_from } = rule;
+  return { program_version_id, phase, tier, compressed_from };
 }

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import type { ProgramTier } from '../tenants/program';
-import { cascade, cascadeWalk, type ChainMember, tierAmount, tierIndex } from './cascade';
+import {
+  cascade,
+  type CascadeShare,
+  cascadeWalk,
+  type ChainMember,
+  tierAmount,
+  tierIndex,
+} from './cascade';
 
 /** docs/money.md §5's tier names, written out here rather than taken from the code under test. */
 const nameOf = (i: number) => (i === 0 ? 'referrer' : `upline_${i}`);
@@ -53,8 +60,7 @@ const chainArb = fc
 
 /** What docs/money.md §5 says the cascade is, written independently with BigInt. */
 function expectedShares(amount: number, tiers: ProgramTier[], chain: ChainMember[]) {
-  const out: { memberId: string; serviceUserId: string; tier: string; amountKopecks: number }[] =
-    [];
+  const out: CascadeShare[] = [];
   for (let i = 0; i < Math.min(tiers.length, chain.length); i++) {
     const tier = tiers[i];
     const value =
@@ -65,6 +71,7 @@ function expectedShares(amount: number, tiers: ProgramTier[], chain: ChainMember
       serviceUserId: chain[i].serviceUserId,
       tier: nameOf(i),
       amountKopecks: value,
+      compressedFrom: null,
     });
   }
   return out;
@@ -134,22 +141,58 @@ describe('cascade (hand-computed)', () => {
 
   it('pays the referrer 10 %, upline_1 3 % (floored) and upline_2 its fixed amount', () => {
     expect(cascade(123_457, tiers, [member(0), member(1), member(2)])).toEqual([
-      { memberId: 'mbr_0', serviceUserId: 'usr_0', tier: 'referrer', amountKopecks: 12_345 },
-      { memberId: 'mbr_1', serviceUserId: 'usr_1', tier: 'upline_1', amountKopecks: 3_703 },
-      { memberId: 'mbr_2', serviceUserId: 'usr_2', tier: 'upline_2', amountKopecks: 5_000 },
+      {
+        memberId: 'mbr_0',
+        serviceUserId: 'usr_0',
+        tier: 'referrer',
+        amountKopecks: 12_345,
+        compressedFrom: null,
+      },
+      {
+        memberId: 'mbr_1',
+        serviceUserId: 'usr_1',
+        tier: 'upline_1',
+        amountKopecks: 3_703,
+        compressedFrom: null,
+      },
+      {
+        memberId: 'mbr_2',
+        serviceUserId: 'usr_2',
+        tier: 'upline_2',
+        amountKopecks: 5_000,
+        compressedFrom: null,
+      },
     ]);
   });
 
   it('skips a deactivated upline without passing its share on', () => {
     expect(cascade(100_000, tiers, [member(0), member(1, false), member(2)])).toEqual([
-      { memberId: 'mbr_0', serviceUserId: 'usr_0', tier: 'referrer', amountKopecks: 10_000 },
-      { memberId: 'mbr_2', serviceUserId: 'usr_2', tier: 'upline_2', amountKopecks: 5_000 },
+      {
+        memberId: 'mbr_0',
+        serviceUserId: 'usr_0',
+        tier: 'referrer',
+        amountKopecks: 10_000,
+        compressedFrom: null,
+      },
+      {
+        memberId: 'mbr_2',
+        serviceUserId: 'usr_2',
+        tier: 'upline_2',
+        amountKopecks: 5_000,
+        compressedFrom: null,
+      },
     ]);
   });
 
   it('stops where the network ends', () => {
     expect(cascade(100_000, tiers, [member(0)])).toEqual([
-      { memberId: 'mbr_0', serviceUserId: 'usr_0', tier: 'referrer', amountKopecks: 10_000 },
+      {
+        memberId: 'mbr_0',
+        serviceUserId: 'usr_0',
+        tier: 'referrer',
+        amountKopecks: 10_000,
+        compressedFrom: null,
+      },
     ]);
     expect(cascade(100_000, tiers, [])).toEqual([]);
   });
@@ -166,7 +209,13 @@ describe('cascade (hand-computed)', () => {
   it('creates no share when a percentage rounds down to 0', () => {
     // 9 kopecks × 10 % = 0.9 → 0; 9 × 3 % = 0.27 → 0; the fixed tier still pays.
     expect(cascade(9, tiers, [member(0), member(1), member(2)])).toEqual([
-      { memberId: 'mbr_2', serviceUserId: 'usr_2', tier: 'upline_2', amountKopecks: 5_000 },
+      {
+        memberId: 'mbr_2',
+        serviceUserId: 'usr_2',
+        tier: 'upline_2',
+        amountKopecks: 5_000,
+        compressedFrom: null,
+      },
     ]);
   });
 
@@ -180,6 +229,7 @@ describe('cascade (hand-computed)', () => {
       serviceUserId: 'usr_20',
       tier: 'upline_20',
       amountKopecks: 10_000,
+      compressedFrom: null,
     });
   });
 });
@@ -307,6 +357,12 @@ describe('qualification and compression (docs/money.md §2)', () => {
       ['mbr_2', 'upline_1', 5_000],
       ['mbr_3', 'upline_2', 3_000],
     ]);
+    // U2's tier came to them past U1 (chain position upline_1); nobody was passed over below U3.
+    expect(
+      cascade(100_000, tiers, chain, { compression: true, personalSales }).map(
+        (s) => s.compressedFrom,
+      ),
+    ).toEqual([null, 'upline_1', null]);
     // Without compression U1's tier pays nobody and upline_2 stays with its own position (U2).
     expect(
       cascade(100_000, tiers, chain, { personalSales }).map((s) => [s.memberId, s.tier]),

@@ -11,6 +11,11 @@ export interface CascadeShare {
   serviceUserId: string;
   tier: string;
   amountKopecks: number;
+  /**
+   * Compression (docs/money.md §2): the tier of the nearest member passed over just below this one
+   * (their chain position's tier), or null when nobody was.
+   */
+  compressedFrom: string | null;
 }
 
 /** One tier's amount: `floor(amount × percent_bp / 10000)` in exact integers, or the fixed sum. */
@@ -60,7 +65,7 @@ export function cascadeWalk(
       (rules.personalSales?.(member.id, tier.qualify.window_days) ?? 0) >=
         tier.qualify.min_personal_sales_kopecks);
   const shares: CascadeShare[] = [];
-  const pay = (member: ChainMember, index: number) => {
+  const pay = (member: ChainMember, index: number, compressedFrom: string | null = null) => {
     const amount = tierAmount(amountKopecks, tiers[index]);
     if (amount === 0) return;
     shares.push({
@@ -68,6 +73,7 @@ export function cascadeWalk(
       serviceUserId: member.serviceUserId,
       tier: tierName(index),
       amountKopecks: amount,
+      compressedFrom,
     });
   };
   if (!rules.compression) {
@@ -77,9 +83,10 @@ export function cascadeWalk(
   }
   let position = 0;
   for (let i = 0; i < tiers.length; i++) {
+    const from = position;
     while (position < chain.length && !qualifies(chain[position], tiers[i])) position++;
     if (position === chain.length) return { shares, ranOut: true };
-    pay(chain[position], i);
+    pay(chain[position], i, position > from ? tierName(position - 1) : null);
     position++;
   }
   return { shares, ranOut: false };

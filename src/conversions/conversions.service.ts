@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service';
-import { BonusesService } from '../bonuses/bonuses.service';
-import type { BonusEntity } from '../bonuses/bonus.entity';
+import { BonusesService, ruleResponse } from '../bonuses/bonuses.service';
+import type { BonusEntity, BonusRule } from '../bonuses/bonus.entity';
 import type { Actor } from '../common/access/actor';
 import { newId } from '../common/ids';
 import { TransactionHost } from '../database/transaction-host';
@@ -16,7 +16,8 @@ import type { TenantEntity } from '../tenants/tenant.entity';
 import { MembersService } from '../members/members.service';
 import { cascade, type CascadeShare, tierIndex } from './cascade';
 import { ConversionAttribution } from './conversion-attribution';
-import { pastLastPhaseNote, phaseOf } from './phases';
+import { type PhaseChoice, pastLastPhaseNote, phaseOf } from './phases';
+import { explainRule } from './rule-explanation';
 import { QualifiedCascade } from './qualified-cascade';
 import { Promotions } from './promotions';
 import type { PromoteTo } from '../groups/group.entity';
@@ -33,6 +34,9 @@ import type {
   ConversionResponse,
   ReversalResponse,
 } from './dto/conversion.response';
+
+/** A share of the cascade with the rule that pays it (docs/money.md §2, "Versions"). */
+type RuledShare = CascadeShare & { rule: BonusRule; explanation: string };
 
 @Injectable()
 export class ConversionsService {
@@ -155,6 +159,8 @@ export class ConversionsService {
           tier: share.tier,
           gracePeriodHours: program.grace_period_hours,
           review: reviewFor(signals),
+          rule: share.rule,
+          explanation: share.explanation,
         })),
       );
       await this.events.emit(tenant.id, 'conversion.cascaded', {
@@ -215,6 +221,8 @@ export class ConversionsService {
         user_id: s.serviceUserId,
         amount_kopecks: s.amountKopecks,
         tier: s.tier,
+        rule: s.rule,
+        explanation: s.explanation,
       })),
       ...(rewardNote ? { reward_note: rewardNote } : {}),
     };
@@ -277,7 +285,8 @@ export class ConversionsService {
    * The program that pays the lead (docs/partners.md, "Which program pays": chosen once, by the
    * referrer), the phase of it that pays a conversion registered `at` (docs/money.md §2), and its
    * cascade over the lead's chain, with qualification and compression when its tiers ask for
-   * them. Past a last phase with a limit: no shares, and the note why.
+   * them; each share with the rule that pays it and that rule's sentence. Past a last phase with a
+   * limit: no shares, and the note why.
    */
   private async shares(
     tenant: TenantEntity,
@@ -287,21 +296,21 @@ export class ConversionsService {
     at: Date,
   ): Promise<{
     program: Program;
-    shares: CascadeShare[];
+    shares: RuledShare[];
     rewardNote: string | null;
     /** The promotion of the referrer's group, checked once the conversion is written. */
     promotion: PromoteTo | null;
   }> {
-    const { program, chain, promotion } = await this.groups.conversionProgram(
+    const { program, versionId, chain, promotion } = await this.groups.conversionProgram(
       tenant,
       lead.offerId,
       lead.referrerMemberId,
     );
-    let tiers = program.tiers;
+    let phase: PhaseChoice | null = null;
     if (program.phases) {
       const earlier = await this.conversions.registrationTimes(tenant.id, lead.id);
-      const choice = phaseOf(program.phases, earlier, at);
-      if (!choice) {
+      phase = phaseOf(program.phases, earlier, at);
+      if (!phase) {
         return {
           program,
           shares: [],
@@ -309,23 +318,40 @@ export class ConversionsService {
           promotion,
         };
       }
-      tiers = choice.phase.tiers;
     }
-    if (!needsQualification(program, tiers!)) {
-      return {
-        program,
-        shares: cascade(amountKopecks, tiers!, chain),
-        rewardNote: null,
-        promotion,
-      };
-    }
-    const shares = await this.qualified.shares(tenant.id, currency, amountKopecks, tiers!, chain, {
-      compression: program.compression === true,
-      // The chain was fetched as far as the program's tiers reach: shorter, the network ends.
-      complete: chain.length < maxTierCount(program),
-      at,
-    });
-    return { program, shares, rewardNote: null, promotion };
+    const tiers = phase?.phase.tiers ?? program.tiers!;
+    const shares = needsQualification(program, tiers)
+      ? await this.qualified.shares(tenant.id, currency, amountKopecks, tiers, chain, {
+          compression: program.compression === true,
+          // The chain was fetched as far as the program's tiers reach: shorter, the network ends.
+          complete: chain.length < maxTierCount(program),
+          at,
+        })
+      : cascade(amountKopecks, tiers, chain);
+    return {
+      program,
+      shares: shares.map((share) => ({
+        ...share,
+        rule: {
+          program_version_id: versionId,
+          phase: phase?.number ?? 1,
+          tier: share.tier,
+          compressed_from: share.compressedFrom,
+        },
+        explanation: explainRule(
+          {
+            amountKopecks,
+            currency,
+            tier: tiers[tierIndex(share.tier)],
+            phase,
+            compressedFrom: share.compressedFrom,
+          },
+          tenant.locale,
+        ),
+      })),
+      rewardNote: null,
+      promotion,
+    };
   }
 
   /** The same order again: the first conversion if it matches, else 409. */
@@ -365,6 +391,8 @@ function toConversionResponse(
       user_id: b.serviceUserId,
       amount_kopecks: b.amountKopecks,
       tier: b.tier!,
+      rule: ruleResponse(b.rule),
+      explanation: b.explanation ?? null,
       bonus_id: b.id,
     })),
     ...(conversion.rewardNote ? { reward_note: conversion.rewardNote } : {}),

@@ -29,6 +29,20 @@ describe('phaseOf', () => {
     expect(phaseOf(monthsThenForever, [first], at('2040-01-01T00:00:00Z'))?.number).toBe(2);
   });
 
+  it('says which calendar month or which conversion of a limited phase a conversion is', () => {
+    const first = at('2026-01-31T12:00:00Z');
+    expect(phaseOf(monthsThenForever, [], first)?.position).toBe(1);
+    expect(phaseOf(monthsThenForever, [first], at('2026-02-28T11:59:59Z'))?.position).toBe(1);
+    expect(phaseOf(monthsThenForever, [first], at('2026-02-28T12:00:00Z'))?.position).toBe(2);
+    expect(phaseOf(monthsThenForever, [first], at('2027-01-30T00:00:00Z'))?.position).toBe(12);
+    expect(
+      phaseOf(monthsThenForever, [first], at('2027-02-01T00:00:00Z'))?.position,
+    ).toBeUndefined();
+    const counted: ProgramPhase[] = [{ conversions: 3, tiers: tiers(3000) }, { tiers: tiers(1) }];
+    const t = [at('2026-01-01Z'), at('2026-02-01Z'), at('2026-03-01Z')];
+    expect(phaseOf(counted, t.slice(0, 2), t[2])).toMatchObject({ number: 1, position: 3 });
+  });
+
   it('counts conversions in registration order, reversed ones included, and ends after a limited last phase', () => {
     const phases: ProgramPhase[] = [
       { conversions: 2, tiers: tiers(3000) },

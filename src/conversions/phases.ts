@@ -4,6 +4,12 @@ import type { ProgramPhase } from '../tenants/program';
 export interface PhaseChoice {
   phase: ProgramPhase;
   number: number;
+  /**
+   * Where in a limited phase the conversion falls (1-based): its calendar month in a `months`
+   * phase, its place among the phase's conversions in a `conversions` phase; absent in a phase
+   * for ever.
+   */
+  position?: number;
 }
 
 /** `date` plus `months` calendar months at the same UTC time of day, the day clamped (31 Jan + 1 → 28/29 Feb). */
@@ -36,11 +42,15 @@ export function phaseOf(
     const choice = { phase, number: index + 1 };
     if (phase.months !== undefined) {
       const end = addMonths(start, phase.months);
-      if (at < end) return choice;
+      if (at < end) {
+        let month = 1;
+        while (addMonths(start, month) <= at) month++;
+        return { ...choice, position: month };
+      }
       start = end;
       first = times.findIndex((time) => time >= end);
     } else if (phase.conversions !== undefined) {
-      if (current - first < phase.conversions) return choice;
+      if (current - first < phase.conversions) return { ...choice, position: current - first + 1 };
       first += phase.conversions;
       start = times[first];
     } else {

@@ -15,6 +15,7 @@ import { OfferEntity } from '../offers/offer.entity';
 import { PayoutEntity, PayoutRunEntity } from '../payouts/payout.entity';
 import { PayoutDetailsEntity } from '../payouts/payout-details/payout-details.entity';
 import { NotificationPreferenceEntity } from '../notifications/notification-preference.entity';
+import { ProgramVersionEntity } from '../tenants/program-version.entity';
 import { StaffTokenEntity } from '../tenants/staff-token.entity';
 import { TenantKeyEntity } from '../tenants/tenant-key.entity';
 import { TenantEntity } from '../tenants/tenant.entity';
@@ -53,4 +54,5 @@ export const ENTITIES = [
   PayoutDetailsEntity,
   NotificationPreferenceEntity,
   ApplicationEntity,
+  ProgramVersionEntity,
 ];

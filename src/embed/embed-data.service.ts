@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { BonusEntity } from '../bonuses/bonus.entity';
-import { BonusesService } from '../bonuses/bonuses.service';
+import { BonusesService, ruleResponse } from '../bonuses/bonuses.service';
 import { offsetOf, pagination } from '../common/http/pagination.dto';
 import {
   formatDay,
@@ -321,6 +321,8 @@ function transaction(bonus: BonusEntity, locale: UiLocale): EmbedTransactionResp
     source_type: bonus.sourceType,
     source_id: bonus.sourceId,
     tier: bonus.tier,
+    rule: ruleResponse(bonus.rule),
+    explanation: bonus.explanation ?? null,
     created_at: bonus.createdAt.toISOString(),
     relative_time: relativeTime(bonus.createdAt, locale),
   };

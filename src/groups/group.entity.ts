@@ -41,6 +41,9 @@ export class GroupEntity {
   @Column({ type: 'text' }) name: string;
   /** null: the tenant's default program pays the group's partners. */
   @Column({ type: 'jsonb', nullable: true }) program: Program | null;
+  /** The `prv_…` of the group's latest program change (docs/money.md §2, "Versions"). */
+  @Column({ type: 'text', name: 'program_version_id', nullable: true })
+  programVersionId?: string | null;
   @Column({ type: 'jsonb' }) signup: GroupSignup;
   @Column({ type: 'jsonb', name: 'promote_to', nullable: true }) promoteTo: PromoteTo | null;
   @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' }) createdAt: Date;

@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
+import { TenantsModule } from '../tenants/tenants.module';
 import { GROUP_DIRECTORY } from '../members/group-directory';
 import { MembersModule } from '../members/members.module';
 import { OffersModule } from '../offers/offers.module';
@@ -15,7 +16,7 @@ import { GroupsService } from './groups.service';
  */
 @Global()
 @Module({
-  imports: [AuditModule, MembersModule, OffersModule],
+  imports: [AuditModule, MembersModule, OffersModule, TenantsModule],
   controllers: [GroupsController],
   providers: [
     GroupsRepository,

@@ -89,7 +89,9 @@ export class GroupsRepository {
   async update(
     tenantId: string,
     groupId: string,
-    changes: Partial<Pick<GroupEntity, 'name' | 'program' | 'signup' | 'promoteTo'>>,
+    changes: Partial<
+      Pick<GroupEntity, 'name' | 'program' | 'programVersionId' | 'signup' | 'promoteTo'>
+    >,
   ): Promise<boolean> {
     const result = await this.repo.update(
       { tenantId, id: groupId },

@@ -11,6 +11,7 @@ import { GROUP_MOVES_TABLE, type StagedGroups } from '../members/member-import.s
 import { MembersService, type UplineMember } from '../members/members.service';
 import { EventsService } from '../outbox/events.service';
 import { OffersService } from '../offers/offers.service';
+import { ProgramVersionsService } from '../tenants/program-versions.service';
 import { maxTierCount, type Program, withProgramDefaults } from '../tenants/program';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import type { CreateGroupDto, UpdateGroupDto } from './dto/group-requests.dto';
@@ -39,6 +40,7 @@ export class GroupsService {
     private readonly offers: OffersService,
     private readonly audit: AuditService,
     private readonly events: EventsService,
+    private readonly versions: ProgramVersionsService,
   ) {}
 
   async create(tenantId: string, dto: CreateGroupDto, actor: Actor): Promise<GroupResponse> {
@@ -61,6 +63,14 @@ export class GroupsService {
           updatedAt: now,
         };
         if (dto.promote_to) group.promoteTo = await this.checkedPromotion(group, dto.promote_to);
+        if (group.program) {
+          group.programVersionId = await this.versions.record(
+            tenantId,
+            { type: 'group', id: group.id },
+            group.program,
+            actor,
+          );
+        }
         await this.groups.insert(group);
         await this.audit.record(
           tenantId,
@@ -113,6 +123,12 @@ export class GroupsService {
       if (dto.name !== undefined) changes.name = dto.name;
       if (dto.program !== undefined) {
         changes.program = dto.program === null ? null : withProgramDefaults(dto.program);
+        changes.programVersionId = await this.versions.record(
+          tenantId,
+          { type: 'group', id: groupId },
+          changes.program,
+          actor,
+        );
       }
       if (dto.signup !== undefined) changes.signup = withSignupDefaults(dto.signup);
       if (dto.promote_to !== undefined) {
@@ -168,27 +184,35 @@ export class GroupsService {
     tenant: TenantEntity,
     offerId: string | null,
     referrerMemberId: string,
-  ): Promise<{ program: Program; chain: UplineMember[]; promotion: PromoteTo | null }> {
-    const offerProgram = offerId ? await this.offers.ownProgram(tenant.id, offerId) : null;
-    if (offerProgram) {
+  ): Promise<{
+    program: Program;
+    /** The `prv_…` of `program`, for the bonuses' `rule`. */
+    versionId: string | null;
+    chain: UplineMember[];
+    promotion: PromoteTo | null;
+  }> {
+    const offer = offerId ? await this.offers.ownProgram(tenant.id, offerId) : null;
+    if (offer) {
       const chain = await this.members.upline(
         tenant.id,
         referrerMemberId,
-        maxTierCount(offerProgram),
+        maxTierCount(offer.program),
       );
       const promotion = (await this.members.groupPromotionOf(
         tenant.id,
         referrerMemberId,
       )) as PromoteTo | null;
-      return { program: offerProgram, chain, promotion };
+      return { program: offer.program, versionId: offer.versionId, chain, promotion };
     }
-    const { groupProgram, promoteTo, chain } = await this.members.uplineWithGroupProgram(
-      tenant.id,
-      referrerMemberId,
-      maxTierCount(tenant.program),
-    );
+    const { groupProgram, groupVersionId, promoteTo, chain } =
+      await this.members.uplineWithGroupProgram(
+        tenant.id,
+        referrerMemberId,
+        maxTierCount(tenant.program),
+      );
     return {
       program: (groupProgram as Program | null) ?? tenant.program,
+      versionId: groupProgram ? groupVersionId : (tenant.programVersionId ?? null),
       chain,
       promotion: promoteTo as PromoteTo | null,
     };
@@ -215,8 +239,8 @@ export class GroupsService {
     offerId: string | null,
     groupId: string | undefined,
   ): Promise<Program> {
-    const offerProgram = offerId ? await this.offers.ownProgram(tenant.id, offerId) : null;
-    if (offerProgram) return offerProgram;
+    const offer = offerId ? await this.offers.ownProgram(tenant.id, offerId) : null;
+    if (offer) return offer.program;
     const groupProgram = groupId ? await this.groups.programOf(tenant.id, groupId) : null;
     return (groupProgram as Program | null) ?? tenant.program;
   }

@@ -21,16 +21,22 @@ export class MemberGroupsRepository {
     tenantId: string,
     memberId: string,
     tenantTiers: number,
-  ): Promise<{ groupProgram: unknown; promoteTo: unknown; chain: UplineMember[] }> {
+  ): Promise<{
+    groupProgram: unknown;
+    groupVersionId: string | null;
+    promoteTo: unknown;
+    chain: UplineMember[];
+  }> {
     const rows: {
       id: string;
       service_user_id: string;
       is_active: boolean;
       program: unknown;
+      program_version_id: string | null;
       promote_to: unknown;
     }[] = await this.tx.manager.query(
       `WITH RECURSIVE paying AS (
-         SELECT g.program, g.promote_to,
+         SELECT g.program, g.program_version_id, g.promote_to,
                 coalesce(jsonb_array_length(g.program -> 'tiers'),
                          (SELECT max(jsonb_array_length(p -> 'tiers'))
                             FROM jsonb_array_elements(g.program -> 'phases') p)) AS depth
@@ -46,12 +52,14 @@ export class MemberGroupsRepository {
           WHERE chain.position <
                 coalesce((SELECT depth FROM paying), $3))
        SELECT id, service_user_id, is_active, (SELECT program FROM paying) AS program,
+              (SELECT program_version_id FROM paying) AS program_version_id,
               (SELECT promote_to FROM paying) AS promote_to
          FROM chain ORDER BY position`,
       [tenantId, memberId, tenantTiers],
     );
     return {
       groupProgram: rows[0]?.program ?? null,
+      groupVersionId: rows[0]?.program_version_id ?? null,
       promoteTo: rows[0]?.promote_to ?? null,
       chain: rows.map((r) => ({
         id: r.id,

@@ -11,6 +11,9 @@ export class OfferEntity {
   @Column({ type: 'text', nullable: true }) url: string | null;
   /** null: the tenant's default program applies. */
   @Column({ type: 'jsonb', nullable: true }) program: Program | null;
+  /** The `prv_…` of the offer's latest program change (docs/money.md §2, "Versions"). */
+  @Column({ type: 'text', name: 'program_version_id', nullable: true })
+  programVersionId?: string | null;
   @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' }) createdAt: Date;
 
   @ManyToOne(() => TenantEntity)

@@ -20,8 +20,13 @@ export class OffersRepository {
   }
 
   /** The offer's own program (null: the tenant's default applies); false when there is no offer. */
-  async setProgram(tenantId: string, offerId: string, program: Program | null): Promise<boolean> {
-    const result = await this.repo.update({ tenantId, id: offerId }, { program: program });
+  async setProgram(
+    tenantId: string,
+    offerId: string,
+    program: Program | null,
+    programVersionId: string,
+  ): Promise<boolean> {
+    const result = await this.repo.update({ tenantId, id: offerId }, { program, programVersionId });
     return (result.affected ?? 0) > 0;
   }
 

@@ -4,6 +4,7 @@ import type { Actor } from '../common/access/actor';
 import { newId } from '../common/ids';
 import { TransactionHost } from '../database/transaction-host';
 import { type Program, type ProgramInput, withProgramDefaults } from '../tenants/program';
+import { ProgramVersionsService } from '../tenants/program-versions.service';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import type { CreateOfferDto } from './dto/create-offer.dto';
 import type { OfferListResponse, OfferResponse } from './dto/offer.response';
@@ -17,6 +18,7 @@ export class OffersService {
     private readonly tx: TransactionHost,
     private readonly offers: OffersRepository,
     private readonly audit: AuditService,
+    private readonly versions: ProgramVersionsService,
   ) {}
 
   create(tenantId: string, dto: CreateOfferDto, actor: Actor): Promise<OfferResponse> {
@@ -29,6 +31,14 @@ export class OffersService {
         program: dto.program ? withProgramDefaults(dto.program) : null,
         createdAt: new Date(),
       };
+      if (offer.program) {
+        offer.programVersionId = await this.versions.record(
+          tenantId,
+          { type: 'offer', id: offer.id },
+          offer.program,
+          actor,
+        );
+      }
       await this.offers.insert(offer);
       await this.audit.record(
         tenantId,
@@ -52,8 +62,14 @@ export class OffersService {
   ): Promise<OfferResponse> {
     return this.tx.transaction(async () => {
       const complete = program ? withProgramDefaults(program) : null;
-      if (!(await this.offers.setProgram(tenantId, offerId, complete)))
-        throw new OfferNotFoundError(offerId);
+      await this.get(tenantId, offerId);
+      const version = await this.versions.record(
+        tenantId,
+        { type: 'offer', id: offerId },
+        complete,
+        actor,
+      );
+      await this.offers.setProgram(tenantId, offerId, complete, version);
       await this.audit.record(
         tenantId,
         actor,
@@ -76,9 +92,15 @@ export class OffersService {
     return offer;
   }
 
-  /** The offer's own program, or null (it has none, or there is no such offer). */
-  async ownProgram(tenantId: string, offerId: string): Promise<Program | null> {
-    return (await this.offers.find(tenantId, offerId))?.program ?? null;
+  /** The offer's own program and its version, or null (it has none, or there is no such offer). */
+  async ownProgram(
+    tenantId: string,
+    offerId: string,
+  ): Promise<{ program: Program; versionId: string | null } | null> {
+    const offer = await this.offers.find(tenantId, offerId);
+    return offer?.program
+      ? { program: offer.program, versionId: offer.programVersionId ?? null }
+      : null;
   }
 
   /** The program that pays a lead: its offer's own, else the tenant's default (money.md §2). */

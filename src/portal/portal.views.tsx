@@ -341,7 +341,9 @@ export function earningsPage(ctx: PortalCtx, earnings: Page<EarningRow>): HtmlPa
           day(ctx, bonus.createdAt),
           t.sources[bonus.sourceType] ?? bonus.sourceType,
           <span data-rule>
-            {[bonus.tier ? t.tier(bonus.tier) : '', note ?? ''].filter(Boolean).join(' · ') || '—'}
+            {[bonus.tier ? t.tier(bonus.tier) : '', bonus.explanation ?? '', note ?? '']
+              .filter(Boolean)
+              .join(' · ') || '—'}
           </span>,
           <Pill status={bonus.status}>{statusLabel(bonus.status)}</Pill>,
           <span data-bonus={bonus.id} data-amount={String(bonus.amountKopecks)}>

@@ -24,6 +24,9 @@ export class TenantEntity {
   @Column({ type: 'jsonb', name: 'link_templates', default: () => "'{}'" })
   linkTemplates: Record<string, string>;
   @Column({ type: 'jsonb' }) program: Program;
+  /** The `prv_…` of `program` (docs/money.md §2, "Versions"). */
+  @Column({ type: 'text', name: 'program_version_id', nullable: true })
+  programVersionId?: string | null;
   /** docs/fraud.md: how long a click-stamped ref credits its partner. */
   @Column({ type: 'integer', name: 'attribution_window_days', default: 90 })
   attributionWindowDays: number;

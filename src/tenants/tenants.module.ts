@@ -1,5 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
+import { ProgramVersionsController } from './program-versions.controller';
+import { ProgramVersionsRepository } from './program-versions.repository';
+import { ProgramVersionsService } from './program-versions.service';
 import { StaffTokensController } from './staff-tokens.controller';
 import { StaffTokensRepository } from './staff-tokens.repository';
 import { TenantCredentialsService } from './tenant-credentials.service';
@@ -12,7 +15,12 @@ import { TenantsService } from './tenants.service';
 
 @Module({
   imports: [AuditModule],
-  controllers: [TenantsController, TenantKeysController, StaffTokensController],
+  controllers: [
+    TenantsController,
+    TenantKeysController,
+    StaffTokensController,
+    ProgramVersionsController,
+  ],
   providers: [
     TenantsRepository,
     TenantKeysRepository,
@@ -20,7 +28,9 @@ import { TenantsService } from './tenants.service';
     TenantLookupsRepository,
     TenantsService,
     TenantCredentialsService,
+    ProgramVersionsRepository,
+    ProgramVersionsService,
   ],
-  exports: [TenantsService, TenantCredentialsService],
+  exports: [TenantsService, TenantCredentialsService, ProgramVersionsService],
 })
 export class TenantsModule {}

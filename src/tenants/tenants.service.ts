@@ -10,6 +10,7 @@ import type { CreatedTenantResponse, TenantResponse } from './dto/tenant.respons
 import type { UpdateTenantDto } from './dto/update-tenant.dto';
 import { DEFAULT_ATTRIBUTION_WINDOW_DAYS, withFraudDefaults } from './fraud-settings';
 import { withProgramDefaults } from './program';
+import { ProgramVersionsService } from './program-versions.service';
 import { StaffTokensRepository } from './staff-tokens.repository';
 import { TenantCredentialsService } from './tenant-credentials.service';
 import { SlugTakenError } from './tenant.errors';
@@ -30,6 +31,7 @@ export class TenantsService {
     private readonly staffTokens: StaffTokensRepository,
     private readonly credentials: TenantCredentialsService,
     private readonly audit: AuditService,
+    private readonly versions: ProgramVersionsService,
   ) {}
 
   /** Creates the tenant with its first key, in one transaction. */
@@ -54,7 +56,15 @@ export class TenantsService {
           createdAt: now,
           updatedAt: now,
         };
+        tenant.programVersionId = newId('programVersion');
         await this.tenants.insert(tenant);
+        await this.versions.record(
+          tenant.id,
+          { type: 'default' },
+          tenant.program,
+          actor,
+          tenant.programVersionId,
+        );
         await this.audit.record(
           tenant.id,
           actor,
@@ -96,7 +106,15 @@ export class TenantsService {
         current.payouts = withPayoutDefaults(dto.payouts, withPayoutDefaults(current.payouts));
       if (dto.link_domains !== undefined) current.linkDomains = dto.link_domains;
       if (dto.link_templates !== undefined) current.linkTemplates = dto.link_templates;
-      if (dto.program !== undefined) current.program = withProgramDefaults(dto.program);
+      if (dto.program !== undefined) {
+        current.program = withProgramDefaults(dto.program);
+        current.programVersionId = await this.versions.record(
+          tenant.id,
+          { type: 'default' },
+          current.program,
+          actor,
+        );
+      }
       if (dto.attribution_window_days !== undefined) {
         current.attributionWindowDays = dto.attribution_window_days;
       }

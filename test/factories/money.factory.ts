@@ -1,3 +1,4 @@
+import type { ConversionResponse } from '../../src/conversions/dto/conversion.response';
 import { federationApi } from '../utils/api-client';
 import type { TestApp } from '../utils/create-test-app';
 
@@ -22,10 +23,7 @@ export async function registerConversion(
   t: TestApp,
   tenantKey: string,
   body: { lead_id: string; amount_kopecks: number; external_order_id: string; currency?: string },
-): Promise<{
-  conversion_id: string;
-  cascaded_bonuses: { bonus_id: string; user_id: string; amount_kopecks: number; tier: string }[];
-}> {
+): Promise<ConversionResponse> {
   const res = await federationApi(t, tenantKey).registerConversion({ currency: 'RUB', ...body });
   if (res.status !== 200)
     throw new Error(`registerConversion: ${res.status} ${JSON.stringify(res.body)}`);

@@ -21,7 +21,7 @@
  *   any value; a key `"…"` in an object allows further keys; an array whose last element is
  *   `"…"` allows further elements;
  * - ids (`usr_`, `mbr_`, `lead_`, `ofr_`, `cnv_`, `dl_`, `bns_`, `evt_`, `org_`, `key_`, `stt_`,
- *   `aud_`, `sic_` + a ULID, whole or shortened with `…`), bare ULIDs (request ids), ISO
+ *   `aud_`, `sic_`, `prv_` + a ULID, whole or shortened with `…`), bare ULIDs (request ids), ISO
  *   timestamps, secrets (`tk_`, `stf_`, `whsec_`, `adm_` + base64 or base64url), JWTs and signed refs
  *   (`eyJ…`), short-link codes (8 letters and digits, mixed case), build versions (16 hex
  *   digits), `sha384-…` integrity values, and 10- or 13-digit numbers starting with 1 (epoch
@@ -140,7 +140,7 @@ export function docSteps(path: string, name: string): DocStep[] {
 // ---------------------------------------------------------------------------------------------
 // Comparison
 
-const ID_PREFIXES = 'usr|mbr|lead|ofr|cnv|dl|bns|evt|org|key|stt|aud|sic';
+const ID_PREFIXES = 'usr|mbr|lead|ofr|cnv|dl|bns|evt|org|key|stt|aud|sic|prv';
 const B64 = '[A-Za-z0-9_-]';
 const SECRET_CHARS = '[A-Za-z0-9_+/=-]';
 

@@ -43,6 +43,8 @@ export interface Bonus {
   source_type: string;
   source_id: string;
   tier: string | null;
+  rule: unknown;
+  explanation: string | null;
   status: string;
   created_at: string;
 }

@@ -101,6 +101,13 @@ export function moneySuite() {
     user_id: m.serviceUserId,
     amount_kopecks: amount,
     tier,
+    rule: {
+      program_version_id: expect.stringMatching(/^prv_/),
+      phase: 1,
+      tier,
+      compressed_from: null,
+    },
+    explanation: expect.any(String),
     bonus_id: expect.stringMatching(BONUS_ID),
   });
 

@@ -13,6 +13,19 @@ export class BonusReviewResponse {
   signals: RiskSignalResponse[];
 }
 
+/** docs/money.md §2, "Versions": the rule that paid a conversion bonus. */
+export class BonusRuleResponse {
+  /** The program version in force when the conversion was registered. @example "prv_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */
+  program_version_id: string | null;
+  /** The phase that paid, 1-based (1 for a program of `tiers` alone). @example 1 */ phase: number;
+  /** @example "upline_1" */ tier: string;
+  /**
+   * With compression: the tier (chain position) of the nearest member passed over below the one
+   * paid; null when nobody was. @example null
+   */
+  compressed_from: string | null;
+}
+
 /** A bonus as staff see it: the API's bonus fields plus status, tier and created_at. */
 export class BonusResponse {
   /** @example "bns_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ bonus_id: string;
@@ -35,6 +48,13 @@ export class BonusResponse {
    * fired on the bonus's lead or conversion; null otherwise. A flagged bonus waits for staff.
    */
   review: BonusReviewResponse | null;
+  /** What paid a conversion bonus; null for lead, manual and bounty bonuses. */
+  rule: BonusRuleResponse | null;
+  /**
+   * The rule in a sentence of the tenant's locale; null where `rule` is.
+   * @example "10 % of 1,000.00 ₽, month 2 of phase 1 (12 months)"
+   */
+  explanation: string | null;
 }
 
 export class BonusListResponse {

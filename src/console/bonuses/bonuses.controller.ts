@@ -76,6 +76,7 @@ export class BonusesPagesController {
           status: b.status,
           source_type: b.source_type,
           tier: b.tier ?? null,
+          explanation: b.explanation,
           created_at: b.created_at,
           reason: b.reason ?? null,
           review: b.review,

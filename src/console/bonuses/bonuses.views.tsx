@@ -22,6 +22,8 @@ export interface BonusRow {
   /** `lead`, `conversion` or `manual`, and a conversion bonus's tier (`referrer`, `upline_1`…). */
   source_type: string;
   tier: string | null;
+  /** docs/money.md §2, "Versions": how a conversion bonus was computed, in one sentence. */
+  explanation: string | null;
   created_at: string;
   reason: string | null;
   /** docs/fraud.md: the signals that hold a bonus for review, or null. */
@@ -118,7 +120,15 @@ export function bonusesPage(ctx: ConsoleCtx, model: BonusesModel, shown: Bonuses
     ) : (
       (row.reason ?? '')
     ),
-    `${b.sourceType[row.source_type] ?? row.source_type}${row.tier ? ` · ${row.tier}` : ''}`,
+    <>
+      {`${b.sourceType[row.source_type] ?? row.source_type}${row.tier ? ` · ${row.tier}` : ''}`}
+      {row.explanation && (
+        <small class="muted" data-explanation>
+          <br />
+          {row.explanation}
+        </small>
+      )}
+    </>,
     minute(row.created_at),
     <code>{row.bonus_id}</code>,
   ]);

@@ -1,7 +1,13 @@
+import { BonusRuleResponse } from '../../bonuses/dto/bonus.response';
+
 export class CascadedBonusResponse {
   /** @example "usr_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ user_id: string;
   /** @example 125000 */ amount_kopecks: number;
   /** `referrer`, `upline_1`, … @example "referrer" */ tier: string;
+  /** What pays the bonus (docs/money.md §2, "Versions"); null on bonuses from before versions. */
+  rule: BonusRuleResponse | null;
+  /** The rule in a sentence of the tenant's locale. @example "10 % of 12,500.00 ₽" */
+  explanation: string | null;
 }
 
 export class RegisteredBonusResponse extends CascadedBonusResponse {

@@ -1,4 +1,5 @@
 import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { BonusRuleResponse } from '../../bonuses/dto/bonus.response';
 import { PaginationResponse } from '../../common/http/pagination.dto';
 
 export class EmbedBadgeResponse {
@@ -113,6 +114,13 @@ export class EmbedTransactionResponse {
   /** @example "conversion" */ source_type: string;
   /** @example "cnv_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ source_id: string;
   /** Null for lead and manual bonuses. @example "referrer" */ tier: string | null;
+  /** What paid a conversion bonus (docs/money.md §2, "Versions"); null for other bonuses. */
+  rule: BonusRuleResponse | null;
+  /**
+   * The rule in a sentence of the tenant's locale, written with the bonus.
+   * @example "10 % от 12 500,00 ₽"
+   */
+  explanation: string | null;
   /** @example "2026-11-21T09:30:00.000Z" */ created_at: string;
   /** `Intl.RelativeTimeFormat` in the answer's locale. @example "2 часа назад" */
   relative_time: string;

@@ -120,6 +120,8 @@ describe('embed data: cabinet and bonuses', () => {
           source_type: b.source_type,
           source_id: b.source_id,
           tier: b.tier,
+          rule: b.rule,
+          explanation: b.explanation,
           created_at: b.created_at,
           relative_time: expect.any(String),
         });
