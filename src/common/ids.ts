@@ -36,6 +36,7 @@ export const ID_PREFIX = {
   signInCode: 'sic',
   group: 'grp',
   application: 'apl',
+  bounty: 'bty',
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 

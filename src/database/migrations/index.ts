@@ -27,6 +27,7 @@ import { NotificationPreferences1795792100000 } from './1795792100000-Notificati
 import { PortalActivity1795792150000 } from './1795792150000-PortalActivity';
 import { EmbedAuth1795792200000 } from './1795792200000-EmbedAuth';
 import { PersonalSales1795792300000 } from './1795792300000-PersonalSales';
+import { Bounties1795792500000 } from './1795792500000-Bounties';
 
 /** Every migration in order; listed so the app, CLI and tests need no file globbing. */
 export const MIGRATIONS = [
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   PortalActivity1795792150000,
   EmbedAuth1795792200000,
   PersonalSales1795792300000,
+  Bounties1795792500000,
 ];
