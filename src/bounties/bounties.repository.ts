@@ -128,7 +128,7 @@ export class BountiesRepository {
    */
   async lockMember(tenantId: string, memberId: string): Promise<void> {
     await this.tx.manager.query(
-      `SELECT pg_advisory_xact_lock(hashtext('bounties:' || $1 || ':' || $2))`,
+      `SELECT pg_advisory_xact_lock(hashtext('bounties:' || $1::text || ':' || $2::text))`,
       [tenantId, memberId],
     );
   }
@@ -160,14 +160,12 @@ export class BountiesRepository {
   /** One member's progress towards the bounty: conversions, or revenue in its currency. */
   async progressOf(tenantId: string, memberId: string, bounty: BountyEntity): Promise<number> {
     const { days, edges } = splitPeriod(bounty.startsAt, bounty.endsAt);
-    const params: unknown[] = [tenantId, memberId, bounty.currency];
-    const value = valueOf(bounty);
+    const params: unknown[] = [tenantId, memberId];
+    const value = valueOf(bounty, params);
     const parts: string[] = [];
     if (days) {
-      params.push(days.from, days.to);
       parts.push(`SELECT ${value.days} AS v FROM personal_sales_daily
-                   WHERE tenant_id = $1 AND member_id = $2
-                     AND day >= $4::date AND ($5::date IS NULL OR day < $5::date)`);
+                   WHERE tenant_id = $1 AND member_id = $2 AND ${dayRange(days, params)}`);
     }
     if (edges.length) {
       parts.push(`SELECT ${value.conversions} AS v
@@ -193,14 +191,12 @@ export class BountiesRepository {
     limit: number,
   ): Promise<{ rows: ProgressRow[]; total: number }> {
     const { days, edges } = splitPeriod(bounty.startsAt, bounty.endsAt);
-    const params: unknown[] = [tenantId, bounty.id, bounty.currency, bounty.groupId, offset, limit];
-    const value = valueOf(bounty);
+    const params: unknown[] = [tenantId, bounty.id, bounty.groupId, offset, limit];
+    const value = valueOf(bounty, params);
     const parts: string[] = ['SELECT NULL::text AS member_id, 0::numeric AS v WHERE false'];
     if (days) {
-      params.push(days.from, days.to);
       parts.push(`SELECT member_id, ${value.days} FROM personal_sales_daily
-                   WHERE tenant_id = $1 AND day >= $7::date AND ($8::date IS NULL OR day < $8::date)
-                   GROUP BY member_id`);
+                   WHERE tenant_id = $1 AND ${dayRange(days, params)} GROUP BY member_id`);
     }
     if (edges.length) {
       parts.push(`SELECT l.referrer_member_id, ${value.conversions}
@@ -219,7 +215,7 @@ export class BountiesRepository {
                 FROM totals t FULL JOIN awards a ON a.member_id = t.member_id
                 JOIN members m ON m.tenant_id = $1 AND m.id = coalesce(t.member_id, a.member_id)
                WHERE a.member_id IS NOT NULL
-                  OR (t.value > 0 AND ($4::text IS NULL OR m.group_id = $4::text)))
+                  OR (t.value > 0 AND ($3::text IS NULL OR m.group_id = $3::text)))
        SELECT (SELECT count(*)::int FROM rows) AS total,
               (SELECT json_agg(json_build_object(
                         'member_id', member_id, 'user_id', user_id, 'full_name', full_name,
@@ -227,7 +223,7 @@ export class BountiesRepository {
                         'reached_at', to_char(reached_at AT TIME ZONE 'UTC',
                                               'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
                         ORDER BY value DESC, user_id)
-                 FROM (SELECT * FROM rows ORDER BY value DESC, user_id OFFSET $5 LIMIT $6) p)
+                 FROM (SELECT * FROM rows ORDER BY value DESC, user_id OFFSET $4 LIMIT $5) p)
                 AS items`,
       params,
     );
@@ -238,14 +234,26 @@ export class BountiesRepository {
   }
 }
 
-/** What a bounty counts, over the rollup's rows and over conversions (`$3`: its currency). */
-function valueOf(bounty: BountyEntity): { days: string; conversions: string } {
-  return bounty.metric === 'conversions'
-    ? { days: 'coalesce(sum(conversions), 0)', conversions: 'count(*)' }
-    : {
-        days: 'coalesce(sum(amount_kopecks) FILTER (WHERE currency = $3), 0)',
-        conversions: 'coalesce(sum(c.amount_kopecks) FILTER (WHERE c.currency = $3), 0)',
-      };
+/** What a bounty counts, over the rollup's rows and over conversions (its currency in `params`). */
+function valueOf(bounty: BountyEntity, params: unknown[]): { days: string; conversions: string } {
+  if (bounty.metric === 'conversions') {
+    return { days: 'coalesce(sum(conversions), 0)', conversions: 'count(*)' };
+  }
+  params.push(bounty.currency);
+  const currency = `$${params.length}::char(3)`;
+  return {
+    days: `coalesce(sum(amount_kopecks) FILTER (WHERE currency = ${currency}), 0)`,
+    conversions: `coalesce(sum(c.amount_kopecks) FILTER (WHERE c.currency = ${currency}), 0)`,
+  };
+}
+
+/** `day` within the whole days, their bounds appended to `params`. */
+function dayRange(days: { from: string; to: string | null }, params: unknown[]): string {
+  params.push(days.from);
+  const from = `day >= $${params.length}::date`;
+  if (days.to === null) return from;
+  params.push(days.to);
+  return `${from} AND day < $${params.length}::date`;
 }
 
 /** `c.created_at` within any of the spans, their bounds appended to `params`. */
@@ -253,7 +261,7 @@ function spans(edges: Span[], params: unknown[]): string {
   return edges
     .map((e) => {
       params.push(e.from, e.to);
-      return `(c.created_at >= $${params.length - 1} AND c.created_at < $${params.length})`;
+      return `(c.created_at >= $${params.length - 1}::timestamptz AND c.created_at < $${params.length}::timestamptz)`;
     })
     .join(' OR ');
 }
