@@ -3,16 +3,7 @@ import { pageTotal } from '../database/entity-rows';
 import { TransactionHost } from '../database/transaction-host';
 import { type Span, splitPeriod } from './bounty-period';
 import { BountyAwardEntity, BountyEntity } from './bounty.entity';
-
-/** One partner's progress towards a bounty, as the progress list shows it. */
-export interface ProgressRow {
-  member_id: string;
-  user_id: string;
-  full_name: string | null;
-  value: number;
-  bonus_id: string | null;
-  reached_at: string | null;
-}
+import type { ProgressRow } from './dto/bounty.response';
 
 /**
  * Bounties and their awards; every method takes the tenant id first. Progress is read, never

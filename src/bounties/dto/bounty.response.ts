@@ -38,3 +38,13 @@ export class BountyProgressResponse {
   items: BountyProgressItem[];
   pagination: PaginationResponse;
 }
+
+/** One partner's progress towards a bounty, as the repository reads it (the pages show names). */
+export interface ProgressRow {
+  member_id: string;
+  user_id: string;
+  full_name: string | null;
+  value: number;
+  bonus_id: string | null;
+  reached_at: string | null;
+}
