@@ -33,8 +33,9 @@ export interface Progress {
   bonus_id: string | null;
 }
 
-export function bountiesSuite() {
-  const g = groupsSuite();
+/** `env`: the app's extra environment, read when the app starts (a hook before may fill it). */
+export function bountiesSuite(env: Record<string, string> = {}) {
+  const g = groupsSuite({}, env);
   let orders = 0;
   const base = (slug = g.tenant.slug) => `/admin/v1/tenants/${slug}/bounties`;
   const as = (token = g.manager) => adminApi(g.t, token).raw;
