@@ -17,7 +17,7 @@ const EN = {
 const RU: typeof EN = {
   heading: 'Цели',
   intro: 'Разовый бонус, когда ваши собственные продажи за период достигнут цели.',
-  sales: (n) => `продаж: ${n}`,
+  sales: (n) => `${n} продаж`,
   reached: (day) => `Достигнута ${day}`,
   until: (day) => `до ${day}`,
   openEnded: 'без даты окончания',
@@ -42,8 +42,8 @@ export function BountiesCard(props: { ctx: PortalCtx; bounties: MemberBounty[] }
       <p class="muted">{b.intro}</p>
       <ul class="bounties">
         {bounties.map(({ bounty, value, reachedAt }) => {
-          const figure = (n: number) =>
-            bounty.metric === 'conversions' ? b.sales(int(n)) : money(n, bounty.currency);
+          const sales = bounty.metric === 'conversions';
+          const figure = (n: number) => (sales ? int(n) : money(n, bounty.currency));
           const id = `bounty-${bounty.id}`;
           return (
             <li data-bounty-id={bounty.id} data-reached={reachedAt ? 'true' : 'false'}>
@@ -56,7 +56,8 @@ export function BountiesCard(props: { ctx: PortalCtx; bounties: MemberBounty[] }
                 aria-labelledby={id}
               />{' '}
               <span data-field="progress">
-                {figure(value)} / {figure(bounty.threshold)}
+                {figure(value)} /{' '}
+                {sales ? b.sales(int(bounty.threshold)) : figure(bounty.threshold)}
               </span>
               <br />
               <span>
