@@ -115,7 +115,10 @@ export class BountiesRepository {
   /**
    * Serialises the bounty checks of one member's conversions until the transaction ends: each
    * check then counts every conversion of the member committed before it, so the last of many
-   * concurrent conversions sees them all and none crosses the threshold unseen.
+   * concurrent conversions sees them all and none crosses the threshold unseen. Taken after the
+   * conversion's own bonuses (their balance rows): a bounty bonus in another currency than the
+   * conversion's may meet another conversion's balance row in the other order, and PostgreSQL's
+   * deadlock answer is retried by TransactionHost.
    */
   async lockMember(tenantId: string, memberId: string): Promise<void> {
     await this.tx.manager.query(
