@@ -6,6 +6,7 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { AuditModule } from './audit/audit.module';
 import { BonusesModule, BonusesWorkerModule } from './bonuses/bonuses.module';
 import { ConsoleModule } from './console/console.module';
+import { BountiesModule } from './bounties/bounties.module';
 import { ConversionsModule } from './conversions/conversions.module';
 import { DeeplinksModule } from './deeplinks/deeplinks.module';
 import { ApplicationsModule } from './applications/applications.module';
@@ -65,6 +66,7 @@ export class AppModule {
         TenantsModule,
         MembersModule,
         GroupsModule,
+        BountiesModule,
         OffersModule,
         LeadsModule,
         BansModule,

@@ -6,7 +6,7 @@ import type { BonusReview } from '../fraud/risk-signal';
 
 export const BONUS_STATUSES = ['pending', 'approved', 'paid', 'rejected', 'reversed'] as const;
 export type BonusStatus = (typeof BONUS_STATUSES)[number];
-export type BonusSourceType = 'lead' | 'conversion' | 'manual';
+export type BonusSourceType = 'lead' | 'conversion' | 'manual' | 'bounty';
 
 /**
  * docs/money.md §2, "Versions": the rule that paid a conversion bonus, as the API shows it. `phase`

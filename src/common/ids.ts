@@ -37,6 +37,7 @@ export const ID_PREFIX = {
   group: 'grp',
   application: 'apl',
   programVersion: 'prv',
+  bounty: 'bty',
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 

@@ -32,6 +32,7 @@ type Area =
   | 'leads'
   | 'payouts'
   | 'program'
+  | 'bounties'
   | 'bonuses'
   | 'integration'
   | 'audit-log';
@@ -61,6 +62,7 @@ export function consolePage(
     [`${org}/conversions`, t.conversions, 'conversions'],
     [`${org}/leads`, t.leads, 'leads'],
     [`${org}/program`, t.program, 'program'],
+    [`${org}/bounties`, t.bounties, 'bounties'],
     [`${org}/payouts`, t.payouts, 'payouts'],
     [`${org}/bonuses`, t.bonuses, 'bonuses'],
     [`${org}/integration`, t.integration, 'integration'],

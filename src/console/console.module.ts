@@ -9,6 +9,7 @@ import { TenantsModule } from '../tenants/tenants.module';
 import { TransferModule } from '../transfer/transfer.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { ConsoleApplicationsModule } from './applications/applications-pages.module';
+import { ConsoleBountiesModule } from './bounties/bounties-pages.module';
 import { AuditLogPagesController } from './audit-log/audit-log.controller';
 import { BonusesCsvController } from './bonuses/bonuses-csv.controller';
 import { BonusesPagesController } from './bonuses/bonuses.controller';
@@ -63,6 +64,7 @@ const PAGE_CONTROLLERS = [
   imports: [
     ConsoleRecordsModule,
     ConsoleApplicationsModule,
+    ConsoleBountiesModule,
     AuditModule,
     BonusesModule,
     MembersModule,

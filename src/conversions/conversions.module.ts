@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
 import { BonusesModule } from '../bonuses/bonuses.module';
+import { BountiesModule } from '../bounties/bounties.module';
 import { DeeplinksModule } from '../deeplinks/deeplinks.module';
 import { FraudModule } from '../fraud/fraud.module';
 import { LeadsModule } from '../leads/leads.module';
@@ -21,6 +22,7 @@ import { Promotions } from './promotions';
     MembersModule,
     OffersModule,
     BonusesModule,
+    BountiesModule,
     LeadsModule,
     DeeplinksModule,
     FraudModule,

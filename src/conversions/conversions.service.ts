@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service';
 import { BonusesService, ruleResponse } from '../bonuses/bonuses.service';
+import { BountiesService } from '../bounties/bounties.service';
 import type { BonusEntity, BonusRule } from '../bonuses/bonus.entity';
 import type { Actor } from '../common/access/actor';
 import { newId } from '../common/ids';
@@ -53,6 +54,7 @@ export class ConversionsService {
     private readonly groups: GroupsService,
     private readonly qualified: QualifiedCascade,
     private readonly promotions: Promotions,
+    private readonly bounties: BountiesService,
   ) {}
 
   /**
@@ -175,6 +177,7 @@ export class ConversionsService {
       });
       await this.leads.markConverted(lead);
       await this.promotions.afterConversion(tenant, lead.referrerMemberId, promotion, now);
+      await this.bounties.afterConversion(tenant, lead.referrerMemberId, now);
       if (actor) {
         await this.audit.record(
           tenant.id,

@@ -2,6 +2,7 @@ import { AdminSessionEntity } from '../access/admin-session.entity';
 import { ApplicationEntity } from '../applications/application.entity';
 import { AuditEntryEntity } from '../audit/audit-entry.entity';
 import { BonusEntity } from '../bonuses/bonus.entity';
+import { BountyAwardEntity, BountyEntity } from '../bounties/bounty.entity';
 import { MemberBalanceEntity } from '../bonuses/member-balance.entity';
 import { ConversionEntity } from '../conversions/conversion.entity';
 import { DeeplinkEntity } from '../deeplinks/deeplink.entity';
@@ -55,4 +56,6 @@ export const ENTITIES = [
   NotificationPreferenceEntity,
   ApplicationEntity,
   ProgramVersionEntity,
+  BountyEntity,
+  BountyAwardEntity,
 ];

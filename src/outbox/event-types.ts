@@ -105,6 +105,15 @@ export interface EventPayloads {
     group_id: string;
     reason: string;
   };
+  /** docs/money.md, "Bounties": a partner reached a bounty (after the bonus's bonus.pending). */
+  'bounty.reached': {
+    bounty_id: string;
+    user_id: string;
+    /** null when the bounty pays 0. */
+    bonus_id: string | null;
+    value: number;
+    threshold: number;
+  };
 }
 
 export type EventType = keyof EventPayloads;
@@ -124,6 +133,7 @@ export const EVENT_TYPES = [
   'partner.applied',
   'partner.approved',
   'partner.rejected',
+  'bounty.reached',
 ] as const satisfies readonly EventType[];
 
 export interface EventEnvelope<T extends EventType = EventType> {

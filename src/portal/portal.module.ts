@@ -1,5 +1,6 @@
 import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import { BonusesModule } from '../bonuses/bonuses.module';
+import { BountiesModule } from '../bounties/bounties.module';
 import { PageFormGuard, PageSecurity } from '../common/http/page-security';
 import { ConversionsModule } from '../conversions/conversions.module';
 import { DeeplinksModule } from '../deeplinks/deeplinks.module';
@@ -26,6 +27,7 @@ import { PortalService } from './portal.service';
     SignInPopupModule,
     LeadsModule,
     BonusesModule,
+    BountiesModule,
     ConversionsModule,
     PayoutsModule,
     DeeplinksModule,

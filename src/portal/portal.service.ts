@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { BonusEntity } from '../bonuses/bonus.entity';
 import { BonusesService } from '../bonuses/bonuses.service';
+import { BountiesService, type MemberBounty } from '../bounties/bounties.service';
 import { ConversionsService } from '../conversions/conversions.service';
 import type { DeeplinkEntity } from '../deeplinks/deeplink.entity';
 import { DeeplinksService } from '../deeplinks/deeplinks.service';
@@ -49,6 +50,8 @@ export interface HomeData {
   others: Balance[];
   days: ActivityDay[];
   groupName: string | null;
+  /** The bounties the member takes part in, or reached (docs/money.md §13). */
+  bounties: MemberBounty[];
 }
 
 export interface EarningRow {
@@ -77,17 +80,19 @@ export class PortalService {
     private readonly deeplinks: DeeplinksService,
     private readonly details: PayoutDetailsService,
     private readonly notifications: NotificationsService,
+    private readonly bounties: BountiesService,
   ) {}
 
   async home(tenant: TenantEntity, member: MemberEntity, now = Date.now()): Promise<HomeData> {
     const to = new Date(now).toISOString().slice(0, 10);
     const from = new Date(now - (ACTIVITY_DAYS - 1) * DAY_MS).toISOString().slice(0, 10);
-    const [balances, rows, group] = await Promise.all([
+    const [balances, rows, group, bounties] = await Promise.all([
       this.ledger.balances(tenant.id, member.id),
       this.activity.days(tenant.id, member.id, from, to),
       member.groupId
         ? this.groups.get(tenant.id, member.groupId).catch(() => null)
         : Promise.resolve(null),
+      this.bounties.forMember(tenant.id, member.id),
     ]);
     const byDay = new Map(rows.map((r) => [r.day, r]));
     const days: ActivityDay[] = [];
@@ -106,6 +111,7 @@ export class PortalService {
       others: balances.filter((b) => b.currency !== tenant.currency),
       days,
       groupName: group?.name ?? null,
+      bounties,
     };
   }
 

@@ -17,6 +17,7 @@ import type { Area, PortalCtx } from './portal-page';
 import { portalPage } from './portal-page';
 import type { EarningRow, HomeData, Page } from './portal.service';
 import { QrCode } from './qr-code';
+import { BountiesCard } from './portal-bounties';
 import type { DeeplinkEntity } from '../deeplinks/deeplink.entity';
 import type { LeadEntity } from '../leads/lead.entity';
 import type { PayoutEntity } from '../payouts/payout.entity';
@@ -124,6 +125,7 @@ export function homePage(ctx: PortalCtx, data: HomeData): HtmlPage {
           />
         </section>
       )}
+      <BountiesCard ctx={ctx} bounties={data.bounties} />
       <section class="card" aria-labelledby="activity-h">
         <h2 id="activity-h">{t.last30}</h2>
         <ul class="counts">

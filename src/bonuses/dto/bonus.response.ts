@@ -32,7 +32,7 @@ export class BonusResponse {
   /** The service user id of the partner. @example "usr_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ user_id: string;
   /** May be negative for a manual adjustment. @example 1500 */ amount_kopecks: number;
   /** @example "RUB" */ currency: string;
-  /** `lead`, `conversion` or `manual`. @example "conversion" */ source_type: string;
+  /** `lead`, `conversion`, `manual` or `bounty`. @example "conversion" */ source_type: string;
   /** @example "cnv_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ source_id: string;
   /** `pending`, `approved`, `paid`, `rejected` or `reversed`. @example "pending" */ status: string;
   /** `referrer`, `upline_N`; null for lead and manual bonuses. @example "referrer" */ tier:

@@ -26,10 +26,12 @@ const EN = {
   rejectedN: (n: string) => `Rejected ${n}.`,
   stale: (ids: string[]) => `${ids.length} were no longer pending: ${ids.join(', ')}`,
   viewerNote: 'Your role can see bonuses but not approve or reject them.',
-  sourceType: { lead: 'lead', conversion: 'conversion', manual: 'manual' } as Record<
-    string,
-    string
-  >,
+  sourceType: {
+    lead: 'lead',
+    conversion: 'conversion',
+    manual: 'manual',
+    bounty: 'bounty',
+  } as Record<string, string>,
   signals: {} as Record<string, string>,
   errors: {} as Record<string, string>,
 };
@@ -61,7 +63,7 @@ const RU: BonusTexts = {
   rejectedN: (n) => `Отклонено: ${n}.`,
   stale: (ids) => `Уже не в ожидании (${ids.length}): ${ids.join(', ')}`,
   viewerNote: 'Ваша роль позволяет смотреть бонусы, но не одобрять и не отклонять их.',
-  sourceType: { lead: 'лид', conversion: 'конверсия', manual: 'вручную' },
+  sourceType: { lead: 'лид', conversion: 'конверсия', manual: 'вручную', bounty: 'цель' },
   /** docs/fraud.md's signals by name; the stored sentence (English) follows for the record. */
   signals: {
     duplicate_customer: 'клиент уже лид другого партнёра',

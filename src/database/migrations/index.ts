@@ -28,6 +28,7 @@ import { PortalActivity1795792150000 } from './1795792150000-PortalActivity';
 import { EmbedAuth1795792200000 } from './1795792200000-EmbedAuth';
 import { PersonalSales1795792300000 } from './1795792300000-PersonalSales';
 import { ProgramVersions1795792400000 } from './1795792400000-ProgramVersions';
+import { Bounties1795792500000 } from './1795792500000-Bounties';
 
 /** Every migration in order; listed so the app, CLI and tests need no file globbing. */
 export const MIGRATIONS = [
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   EmbedAuth1795792200000,
   PersonalSales1795792300000,
   ProgramVersions1795792400000,
+  Bounties1795792500000,
 ];

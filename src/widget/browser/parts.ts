@@ -114,10 +114,14 @@ export function leadList(c: Ctx, leads: LeadItem[], none: TextKey): HTMLElement 
   );
 }
 
-/** What a bonus was for: a lead, a manual bonus, or an order of the partner's own or of line n. */
+/**
+ * What a bonus was for: a lead, a manual bonus, a bounty reached, or an order of the partner's own
+ * or of line n.
+ */
 function txLabel(c: Ctx, t: Transaction): string {
   if (t.source_type === 'lead') return c.t('t_lead');
   if (t.source_type === 'manual') return c.t('t_manual');
+  if (t.source_type === 'bounty') return c.t('t_bounty');
   const m = /^upline_(\d+)$/.exec(t.tier || '');
   return m ? c.t('t_upline', { n: c.num(Number(m[1]) + 1) }) : c.t('t_referrer');
 }
