@@ -54,6 +54,8 @@ function TierRowFields(props: {
   i: number;
   row: TierRow;
   count: number;
+  /** Names the phase in the remove button's label (`(Phase 2)`), when there are phases. */
+  suffix: string;
 }) {
   const { ctx, p, i, row } = props;
   const { t, disabled } = ctx;
@@ -100,7 +102,11 @@ function TierRowFields(props: {
       )}
       <span class="cell remove">
         {!disabled && props.count > 1 && (
-          <IntentButton value={`remove_tier_${p}_${i}`} label={t.removeTier(name)} text="×" />
+          <IntentButton
+            value={`remove_tier_${p}_${i}`}
+            label={`${t.removeTier(name)}${props.suffix}`}
+            text="×"
+          />
         )}
       </span>
       <FieldErrors ctx={ctx} on={on} />
@@ -180,7 +186,14 @@ export function PhaseCard(props: {
       </div>
       <ol class="tier-rows">
         {phase.tiers.map((row, i) => (
-          <TierRowFields ctx={ctx} p={p} i={i} row={row} count={phase.tiers.length} />
+          <TierRowFields
+            ctx={ctx}
+            p={p}
+            i={i}
+            row={row}
+            count={phase.tiers.length}
+            suffix={phased ? ` (${t.phase(n)})` : ''}
+          />
         ))}
       </ol>
       <FieldErrors ctx={ctx} on={`phase_${p}_tiers`} />
@@ -296,6 +309,11 @@ export function PromotionFields(props: {
             <option value="" selected={!values.target}>
               {t.noPromotion}
             </option>
+            {values.target && !props.groups.some((g) => g.group_id === values.target) && (
+              <option value={values.target} selected>
+                {values.target}
+              </option>
+            )}
             {props.groups.map((g) => (
               <option value={g.group_id} selected={values.target === g.group_id}>
                 {g.name}

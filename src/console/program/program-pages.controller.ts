@@ -5,6 +5,7 @@ import { PageQuery } from '../../common/http/single-query-values.pipe';
 import { type HtmlPage, PageException, Redirect, withQuery } from '../../common/pages/page';
 import { notAllowedPage } from '../org-page.views';
 import type { GroupResponse } from '../../groups/dto/group.response';
+import { GroupNotFoundError } from '../../groups/group.errors';
 import { GroupsService } from '../../groups/groups.service';
 import { OffersService } from '../../offers/offers.service';
 import type { Program } from '../../tenants/program';
@@ -55,7 +56,7 @@ export class ProgramPagesController {
     @PageQuery() query: Record<string, string>,
   ): Promise<HtmlPage> {
     const lists = await this.lists(ctx);
-    const target = this.target(lists, query.offer, query.group);
+    const target = await this.target(ctx.tenant.id, lists, query.offer, query.group);
     const given = /^\d{1,15}$/.test(query.amount_kopecks ?? '')
       ? moneyText(Number(query.amount_kopecks))
       : query.amount;
@@ -80,7 +81,7 @@ export class ProgramPagesController {
     const lists = await this.lists(ctx);
     const asked = (name: string) =>
       typeof body[name] === 'string' ? String(body[name]) : undefined;
-    const target = this.target(lists, asked('offer'), asked('group'));
+    const target = await this.target(ctx.tenant.id, lists, asked('offer'), asked('group'));
     if (!target) {
       const id = asked('offer') ?? asked('group') ?? '';
       return new Redirect(
@@ -152,18 +153,27 @@ export class ProgramPagesController {
     return { offers: offers.items, groups: groups.items };
   }
 
-  /** The target asked for (no id: the default), or undefined when there is no such one. */
-  private target(
+  /**
+   * The target asked for (no id: the default), or undefined when there is no such one; a group
+   * past the listed ones is read by its id.
+   */
+  private async target(
+    tenantId: string,
     lists: Awaited<ReturnType<ProgramPagesController['lists']>>,
     offerId: string | undefined,
     groupId: string | undefined,
-  ): ProgramTarget | undefined {
+  ): Promise<ProgramTarget | undefined> {
     if (offerId) {
       const offer = lists.offers.find((o) => o.offer_id === offerId);
       return offer && { kind: 'offer', offer };
     }
     if (groupId) {
-      const group = lists.groups.find((g) => g.group_id === groupId);
+      const group =
+        lists.groups.find((g) => g.group_id === groupId) ??
+        (await this.groups.get(tenantId, groupId).catch((error: unknown) => {
+          if (error instanceof GroupNotFoundError) return undefined;
+          throw error;
+        }));
       return group && { kind: 'group', group };
     }
     return { kind: 'default' };

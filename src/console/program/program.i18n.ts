@@ -51,6 +51,8 @@ const EN = {
     'When an upline is inactive or does not qualify, their tier goes to the next qualified partner up the chain instead of paying nobody.',
   useDefaultOffer: 'This offer follows the default program',
   useDefaultGroup: 'This group uses the default program',
+  useDefaultHint:
+    'While this is ticked, the fields below show the default program and Save keeps following it; untick it to give a program of its own.',
   promotion: 'Promotion',
   promotionHint:
     'After a conversion, a partner of this group who reaches every threshold given within the window moves to the target group, whose program then pays them.',
@@ -137,6 +139,8 @@ const RU: ProgramTexts = {
     'Если upline неактивен или не прошёл квалификацию, его уровень получает следующий подходящий партнёр выше по цепочке, а не никто.',
   useDefaultOffer: 'Предложение следует программе по умолчанию',
   useDefaultGroup: 'Группа следует программе по умолчанию',
+  useDefaultHint:
+    'Пока отмечено, ниже — программа по умолчанию, и сохранение оставляет её; снимите отметку, чтобы задать свою.',
   promotion: 'Повышение',
   promotionHint:
     'После конверсии партнёр этой группы, достигший всех заданных порогов за окно, переходит в целевую группу, и дальше ему платит её программа.',

@@ -189,6 +189,7 @@ export function programPage(
                 {target.kind === 'offer' ? t.useDefaultOffer : t.useDefaultGroup}
               </label>
             )}
+            {target.kind !== 'default' && d.useDefault && <p class="muted">{t.useDefaultHint}</p>}
             <ProgramFields ctx={editor} values={d.values} />
             {target.kind === 'group' && d.promotion && (
               <PromotionFields ctx={editor} values={d.promotion} groups={otherGroups} />
