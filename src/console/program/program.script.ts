@@ -139,9 +139,9 @@ export const PROGRAM_SCRIPT = `
     });
     var m = /^(add|remove)_(tier|phase)_?(\\d*)/.exec(intent) || [];
     var card = document.querySelectorAll('[data-phase]');
-    var at = m[2] === 'phase' ? card[card.length - 1] : card[Number(m[3] || 0)];
-    var focus = at && (m[1] === 'add'
-      ? at.querySelectorAll('[data-tier-percent]') : at.querySelectorAll('[data-intent]'));
+    var place = m[2] === 'phase' ? card[card.length - 1] : card[Number(m[3] || 0)];
+    var focus = place && (m[1] === 'add'
+      ? place.querySelectorAll('[data-tier-percent]') : place.querySelectorAll('[data-intent]'));
     if (focus && focus.length) focus[focus.length - 1].focus();
     update();
   }
