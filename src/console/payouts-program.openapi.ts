@@ -49,8 +49,22 @@ function action(
 const TIER_FIELDS: Record<string, SchemaObject> = {
   lead_bonus: { type: 'string', description: 'Bonus per lead, in the currency (`50.00`)' },
   grace_period_hours: { type: 'string', description: 'Hours before a bonus is approved' },
-  percent_0: { type: 'string', description: 'Tier n (0 = referrer): percent (`10`, `2.5`)' },
-  fixed_0: { type: 'string', description: 'Tier n: fixed amount in the currency (`100.00`)' },
+  compression: { type: 'string', description: '`on`: tiers compress (docs/money.md §2)' },
+  phased: { type: 'string', description: '`1`: save as `phases` even with one phase for ever' },
+  phase_0_limit: {
+    type: 'string',
+    enum: ['', 'months', 'conversions'],
+    description: 'Phase p (0-based): how it ends; empty: for ever (the last phase only)',
+  },
+  phase_0_count: { type: 'string', description: 'Phase p: how many months or conversions' },
+  p0_percent_0: { type: 'string', description: 'Phase p, tier n (0 = referrer): percent (`2.5`)' },
+  p0_fixed_0: { type: 'string', description: 'Phase p, tier n: fixed amount (`100.00`)' },
+  p0_qmin_1: { type: 'string', description: 'Phase p, upline tier n: least personal sales' },
+  p0_qdays_1: { type: 'string', description: 'Phase p, upline tier n: over this many days' },
+  promote_group: { type: 'string', description: 'A group: promote to this group (grp_…)' },
+  promote_conversions: { type: 'string', description: 'A group: least own conversions' },
+  promote_revenue: { type: 'string', description: 'A group: least own revenue (`1000.00`)' },
+  promote_days: { type: 'string', description: 'A group: within this many days' },
   amount: { type: 'string', description: 'The example conversion amount of the preview' },
 };
 
@@ -104,8 +118,9 @@ export const PayoutsProgramDocs = {
     ),
   cancel: () => action('Cancels the payout', {}, [], '/org/{slug}/payouts/{payout_id}'),
   program: () =>
-    page('The program: the default program and the offers, with the cascade preview', {
+    page('The programs: the default, each offer’s and group’s, with the cascade preview', {
       offer: { type: 'string', description: 'Edit this offer’s program (ofr_…)' },
+      group: { type: 'string', description: 'Edit this group’s program and promotion (grp_…)' },
       amount_kopecks: {
         type: 'integer',
         minimum: 1,
@@ -114,17 +129,21 @@ export const PayoutsProgramDocs = {
     }),
   saveProgram: () =>
     action(
-      'Previews (`intent=preview`) or saves (`intent=save`) the default or an offer’s program',
+      'Previews (`intent=preview`), changes (`add_phase`, `remove_phase_<p>`, `add_tier_<p>`, `remove_tier_<p>_<n>`) or saves (`intent=save`) a program',
       {
-        intent: { type: 'string', enum: ['preview', 'save'] },
+        intent: { type: 'string', description: '`preview`, `save` or an add/remove intent' },
         offer: { type: 'string', description: 'The offer (ofr_…); absent: the default program' },
-        use_default: { type: 'string', description: '`on`: the offer follows the default program' },
+        group: { type: 'string', description: 'The group (grp_…), instead of an offer' },
+        use_default: {
+          type: 'string',
+          description: '`on`: the offer or group follows the default program',
+        },
         ...TIER_FIELDS,
       },
       ['intent'],
       '/org/{slug}/program',
       [
-        [200, 'The preview (intent=preview)'],
+        [200, 'The preview (intent=preview) or the changed form (add/remove)'],
         [400, 'The form again with what is wrong'],
       ],
     ),

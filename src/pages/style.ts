@@ -65,8 +65,30 @@ export const FRAME_STYLE = `
   .narrow textarea { padding: 10px; border: 1px solid #c8cdd8; border-radius: 8px; }
   section.application { border-top: 1px solid #e4e7ec; margin-top: 16px; }
   .answers { margin: 0; } .answers dt { font-weight: 600; } .answers dd { margin: 0 0 6px; overflow-wrap: anywhere; white-space: pre-wrap; }
+  .phase-card { min-width: 0; border: 1px solid #c8cdd8; border-radius: 10px; margin: 12px 0; padding: 8px 14px 12px; background: #fbfcfe; }
+  .phase-card legend { font-weight: 600; padding: 0 6px; }
+  .phase-limit { display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: end; margin-bottom: 8px; }
+  .phase-limit label { margin: 0; display: flex; gap: 6px; align-items: center; } .phase-limit label[hidden] { display: none; } .phase-limit input { width: 6em; } .phase-limit select { padding: 8px; font-size: 15px; }
+  .tier-head, .tier-row { display: grid; grid-template-columns: 9em repeat(4, minmax(0, 1fr)) 2.5em; gap: 6px 10px; align-items: center; }
+  .tier-head { font-size: 13px; color: #4a5468; padding: 4px 0; border-bottom: 1px solid #e4e7ec; }
+  .tier-rows { list-style: none; margin: 0; padding: 0; }
+  .tier-row { padding: 6px 0; border-bottom: 1px solid #eef0f4; }
+  .tier-row .cell { margin: 0; } .tier-row input { padding: 6px 8px; font-size: 15px; }
+  .tier-row .cell-label { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+  .tier-row .field-error { grid-column: 1 / -1; margin: 0; font-size: 14px; }
+  .tier-name { font-weight: 600; font-size: 14px; } .referrer-note { grid-column: span 2; font-size: 13px; }
+  button.plain { margin: 0; padding: 6px 10px; font-size: 14px; background: #eef2ff; color: #1d4ed8; }
+  button.plain.danger { background: #fee4e2; color: #912018; } .phase-card > button.plain { margin-top: 8px; }
+  .field-error { font-size: 14px; margin: 4px 0; } .add-phase { margin: 8px 0 16px; }
+  .program-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(320px, 1fr)); gap: 16px; align-items: start; }
+  .panel { border: 1px solid #e4e7ec; border-radius: 10px; padding: 4px 16px 12px; min-width: 0; }
+  .preview-phase { margin: 8px 0 12px; } .preview-phase table { table-layout: fixed; } .preview-phase th[scope=col]:first-child { width: 38%; } .preview-phase caption { font-size: 14px; } .preview .qualify { display: block; font-size: 12px; color: #4a5468; }
+  .actions button.secondary { background: #e9ebf1; color: #1d2330; } .promotion select { padding: 8px; font-size: 15px; }
   @media (max-width: 600px) {
     body.console { padding: 8px; } body.console main.wide { padding: 14px; }
     .kpis { grid-template-columns: 1fr 1fr; } .kpis .value { font-size: 17px; }
+    .tier-head { display: none; } .tier-row { grid-template-columns: 1fr 1fr; }
+    .tier-name { grid-column: 1; grid-row: 1; } .tier-row .remove { grid-column: 2; grid-row: 1; justify-self: end; } .tier-row .cell-label { position: static; width: auto; height: auto; clip: auto; display: block; font-size: 12px; color: #4a5468; }
+    .program-panels { grid-template-columns: 1fr; } .preview-phase table { table-layout: auto; } .panel, .phase-card { padding-left: 10px; padding-right: 10px; }
   }
 `;

@@ -2,29 +2,41 @@ import type { ConsoleCtx } from '../org-page';
 import { CsrfField } from '../../common/pages/components';
 import { ScriptData } from '../../common/pages/inline';
 import type { HtmlPage } from '../../common/pages/page';
-import type { FieldError } from '../../common/errors/domain-error';
+import type { GroupResponse } from '../../groups/dto/group.response';
 import type { OfferResponse } from '../../offers/dto/offer.response';
-import { tierName } from '../../tenants/program';
+import type { Program } from '../../tenants/program';
 import { numberLocale } from '../../pages/i18n';
 import { withParams, TableSection } from '../../pages/layout';
 import { consolePage } from '../console-page';
-import { parseMoney, parsePercent, type PreviewRow, type ProgramFormValues } from './program.form';
+import { type EditorCtx, FieldErrors, ProgramFields, PromotionFields } from './program-editor';
+import type { FormError } from './program-errors';
+import { parseMoney, type ProgramFormValues } from './program.form';
+import { ProgramPreview } from './program-preview';
 import { PROGRAM_TEXTS } from './program.i18n';
 import { PROGRAM_SCRIPT } from './program.script';
+import type { PromotionValues } from './promotion.form';
+
+/** Whose program the page edits: the tenant's default, an offer's or a group's. */
+export type ProgramTarget =
+  | { kind: 'default' }
+  | { kind: 'offer'; offer: OfferResponse }
+  | { kind: 'group'; group: GroupResponse };
 
 export interface ProgramPageData {
   offers: OfferResponse[];
-  /** The offer whose program the form edits; undefined: the tenant's default. */
-  offer?: OfferResponse;
-  /** The offer follows the default program (its form shows the default's values). */
+  groups: GroupResponse[];
+  target: ProgramTarget;
+  /** The offer or group follows the default program (its form shows the default's values). */
   useDefault: boolean;
   values: ProgramFormValues;
-  /** The cascade of the form's program for its example amount; undefined when the form is wrong. */
-  preview?: { rows: PreviewRow[]; amount_kopecks: number };
-  errors: FieldError[];
+  /** The group's promotion (a group target only). */
+  promotion?: PromotionValues;
+  /** The form's program for the preview; undefined when the form is wrong. */
+  program?: Program;
+  errors: FormError[];
 }
 
-/** `/org/:slug/program`: the offers, the program form and the cascade preview. */
+/** `/org/:slug/program`: the programs, the program form and the cascade preview. */
 export function programPage(
   ctx: ConsoleCtx,
   d: ProgramPageData,
@@ -36,107 +48,59 @@ export function programPage(
   const percentFmt = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
   const base = `/org/${ctx.tenant.slug}/program`;
   const canEdit = ctx.can('manager');
-  // As the Admin API: the default program is saved by owners, an offer's by managers.
-  const canSave = d.offer ? canEdit : ctx.can('owner');
-  const title = d.offer ? t.offerProgram(d.offer.name) : t.defaultProgram;
+  // As the Admin API: the default program is saved by owners, an offer's and a group's by managers.
+  const canSave = d.target.kind === 'default' ? ctx.can('owner') : canEdit;
+  const { target } = d;
+  const title =
+    target.kind === 'offer'
+      ? t.offerProgram(target.offer.name)
+      : target.kind === 'group'
+        ? t.groupProgram(target.group.name)
+        : t.defaultProgram;
   const notice =
-    shown.notice === 'saved'
-      ? t.saved
-      : shown.notice === 'previewed'
-        ? t.previewed
-        : shown.notice === 'phased'
-          ? t.phased
-          : shown.notice === 'ruled'
-            ? t.ruled
-            : shown.notice;
+    shown.notice === 'saved' ? t.saved : shown.notice === 'previewed' ? t.previewed : shown.notice;
   const error =
     shown.error ??
     (d.errors.length ? d.errors.map((e) => `${e.field}: ${e.message}`).join('; ') : undefined);
-  const ruleOf = (row: { percent: string; fixed: string }) => {
-    const bp = row.percent.trim() ? parsePercent(row.percent) : undefined;
-    if (bp !== undefined) return `${percentFmt.format(bp / 100)} %`;
-    const fixed = row.fixed.trim() ? parseMoney(row.fixed) : undefined;
-    return fixed !== undefined ? money(fixed) : '';
+  const editor: EditorCtx = {
+    t,
+    lang: ctx.fmt.lang,
+    currency: ctx.fmt.currencySymbol,
+    disabled: !canEdit,
+    errors: d.errors,
   };
-  const amounts = new Map((d.preview?.rows ?? []).map((r) => [r.tier, r.amount_kopecks]));
-  const total = (d.preview?.rows ?? []).reduce((sum, r) => sum + r.amount_kopecks, 0);
-  const previewAmount = d.preview?.amount_kopecks ?? parseMoney(d.values.amount) ?? 0;
-  const disabled = !canEdit;
-  const fields = (
-    <>
-      <div class="filters">
-        <label>
-          {`${t.leadBonus}, ${ctx.fmt.currencySymbol}`}{' '}
-          <input
-            id="lead_bonus"
-            name="lead_bonus"
-            inputMode="decimal"
-            value={d.values.lead_bonus}
-            disabled={disabled}
-          />
-        </label>
-        <label>
-          {t.grace}{' '}
-          <input
-            id="grace_period_hours"
-            name="grace_period_hours"
-            inputMode="numeric"
-            value={d.values.grace_period_hours}
-            disabled={disabled}
-          />
-        </label>
-      </div>
-      <fieldset class="tiers">
-        <legend>{t.tiers}</legend>
-        <p class="muted">{t.tiersHint}</p>
-        <div class="table">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t.tier}</th>
-                <th scope="col">{t.percent}</th>
-                <th scope="col">{`${t.fixed}, ${ctx.fmt.currencySymbol}`}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.values.tiers.map((row, i) => (
-                <tr>
-                  <th scope="row">
-                    <span id={`tier-${i}`}>{`${i + 1}. ${tierName(i)}`}</span>
-                  </th>
-                  <td>
-                    <input
-                      name={`percent_${i}`}
-                      data-tier-percent={String(i)}
-                      inputMode="decimal"
-                      aria-label={`${t.percent}: ${tierName(i)}`}
-                      value={row.percent}
-                      disabled={disabled}
-                    />
-                  </td>
-                  <td>
-                    <input
-                      name={`fixed_${i}`}
-                      data-tier-fixed={String(i)}
-                      inputMode="decimal"
-                      aria-label={`${t.fixed}: ${tierName(i)}`}
-                      value={row.fixed}
-                      disabled={disabled}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </fieldset>
-    </>
-  );
+  const previewAmount = parseMoney(d.values.amount) ?? 0;
+  const current = (kind: string, id?: string) =>
+    target.kind === kind &&
+    (kind === 'default' ||
+      (target.kind === 'offer' && target.offer.offer_id === id) ||
+      (target.kind === 'group' && target.group.group_id === id));
+  const editLink = (kind: string, id: string | undefined, href: string, data: object) =>
+    current(kind, id) ? (
+      <strong aria-current="true">{t.edit}</strong>
+    ) : (
+      <a href={href} {...data}>
+        {t.edit}
+      </a>
+    );
   const amountField = (
     <label>
       {`${t.exampleAmount}, ${ctx.fmt.currencySymbol}`}{' '}
       <input id="amount" name="amount" inputMode="decimal" value={d.values.amount} />
     </label>
+  );
+  const hiddenTarget = (
+    <>
+      {target.kind === 'offer' && (
+        <input type="hidden" name="offer" value={target.offer.offer_id} />
+      )}
+      {target.kind === 'group' && (
+        <input type="hidden" name="group" value={target.group.group_id} />
+      )}
+    </>
+  );
+  const otherGroups = d.groups.filter(
+    (g) => target.kind !== 'group' || g.group_id !== target.group.group_id,
   );
   return consolePage(
     ctx,
@@ -152,49 +116,86 @@ export function programPage(
       <ScriptData
         id="program-preview-data"
         value={{
+          lang: ctx.fmt.lang,
           locale,
           currency: ctx.tenant.currency,
-          invalid: t.invalid,
           title: t.previewTitle('{amount}'),
+          titles: t.phaseTitles,
+          needsQualify: t.needsQualify,
+          compressionOn: t.compressionOn,
+          compressionOff: t.compressionOff,
+          labels: {
+            tier: t.tier,
+            rule: t.rule,
+            earns: t.earns,
+            total: t.totalPaid,
+            remains: t.remains,
+          },
         }}
       />
       <TableSection
-        id="offers"
-        caption={t.offers}
-        headers={[t.offer, t.program, '']}
+        id="targets"
+        caption={t.targets}
+        headers={[t.target, t.program, '']}
         empty={common.nothing}
         rows={[
           [
             <strong>{t.defaultProgram}</strong>,
             t.ownProgram,
-            d.offer ? <a href={base}>{t.edit}</a> : <strong>{t.edit}</strong>,
+            editLink('default', undefined, base, {}),
           ],
           ...d.offers.map((o) => [
-            o.name,
+            <>
+              <span class="muted">{`${t.offer}: `}</span>
+              {o.name}
+            </>,
             o.program ? t.ownProgram : t.followsDefault,
-            d.offer?.offer_id === o.offer_id ? (
-              <strong>{t.edit}</strong>
-            ) : (
-              <a href={withParams(base, { offer: o.offer_id })} data-offer={o.offer_id}>
-                {t.edit}
-              </a>
-            ),
+            editLink('offer', o.offer_id, withParams(base, { offer: o.offer_id }), {
+              'data-offer': o.offer_id,
+            }),
+          ]),
+          ...d.groups.map((g) => [
+            <>
+              <span class="muted">{`${t.group}: `}</span>
+              {g.name}
+            </>,
+            g.program ? t.ownProgram : t.followsDefault,
+            editLink('group', g.group_id, withParams(base, { group: g.group_id }), {
+              'data-group': g.group_id,
+            }),
           ]),
         ]}
       />
-      <section aria-labelledby="program-h">
+      <section aria-labelledby="program-h" class="program-editor">
         <h2 id="program-h">{title}</h2>
         {canEdit ? (
-          <form method="post" action={base} id="program-form" class="program-form">
+          <form method="post" action={base} id="program-form" class="program-form" novalidate>
+            {/* Enter in a field previews, whatever add/remove button comes first. */}
+            <button
+              type="submit"
+              name="intent"
+              value="preview"
+              class="sr-only"
+              tabIndex={-1}
+              aria-hidden="true"
+            >
+              {t.preview}
+            </button>
             <CsrfField value={ctx.csrf} />
-            {d.offer && <input type="hidden" name="offer" value={d.offer.offer_id} />}
-            {d.offer && (
+            {hiddenTarget}
+            {target.kind !== 'default' && (
               <label class="check">
-                <input type="checkbox" name="use_default" checked={d.useDefault} /> {t.useDefault}
+                <input type="checkbox" name="use_default" checked={d.useDefault} />{' '}
+                {target.kind === 'offer' ? t.useDefaultOffer : t.useDefaultGroup}
               </label>
             )}
-            {fields}
-            {amountField}
+            {target.kind !== 'default' && d.useDefault && <p class="muted">{t.useDefaultHint}</p>}
+            <ProgramFields ctx={editor} values={d.values} />
+            {target.kind === 'group' && d.promotion && (
+              <PromotionFields ctx={editor} values={d.promotion} groups={otherGroups} />
+            )}
+            <div class="filters">{amountField}</div>
+            <FieldErrors ctx={editor} on="amount" />
             <div class="actions">
               <button
                 type="submit"
@@ -217,9 +218,12 @@ export function programPage(
         ) : (
           <>
             <p class="muted">{t.viewerNote}</p>
-            {fields}
+            <ProgramFields ctx={editor} values={d.values} />
+            {target.kind === 'group' && d.promotion && (
+              <PromotionFields ctx={editor} values={d.promotion} groups={otherGroups} />
+            )}
             <form method="get" action={base} class="filters">
-              {d.offer && <input type="hidden" name="offer" value={d.offer.offer_id} />}
+              {hiddenTarget}
               {amountField}
               <button type="submit" class="secondary" data-action="preview">
                 {t.preview}
@@ -228,67 +232,13 @@ export function programPage(
           </>
         )}
       </section>
-      <section aria-labelledby="preview-h" class="preview" aria-live="polite">
-        <h2 id="preview-h" data-preview-caption>
-          {t.previewTitle(money(previewAmount))}
-        </h2>
-        <p class="muted">{t.previewHint}</p>
-        <p class="error" data-preview-state hidden={!!d.preview}>
-          {t.invalid}
-        </p>
-        <div
-          class="table"
-          tabIndex={0}
-          role="region"
-          aria-labelledby="preview-h"
-          data-preview-table
-          hidden={!d.preview}
-        >
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t.tier}</th>
-                <th scope="col">{t.rule}</th>
-                <th scope="col" class="num">
-                  {t.earns}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.values.tiers.map((row, i) => {
-                const kopecks = amounts.get(tierName(i));
-                return (
-                  <tr data-preview-row={String(i)} hidden={kopecks === undefined}>
-                    <th scope="row">{`${i + 1}. ${tierName(i)}`}</th>
-                    <td data-preview-rule>{ruleOf(row)}</td>
-                    <td class="num" data-preview-amount data-value={String(kopecks ?? 0)}>
-                      {money(kopecks ?? 0)}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-            <tfoot>
-              <tr>
-                <th scope="row" colSpan={2}>
-                  {t.totalPaid}
-                </th>
-                <td class="num" data-preview-total data-value={String(total)}>
-                  {money(total)}
-                </td>
-              </tr>
-              <tr>
-                <th scope="row" colSpan={2}>
-                  {t.remains}
-                </th>
-                <td class="num" data-preview-remains data-value={String(previewAmount - total)}>
-                  {money(previewAmount - total)}
-                </td>
-              </tr>
-            </tfoot>
-          </table>
-        </div>
-      </section>
+      <div class="program-panels" id="program-panels">
+        <ProgramPreview
+          ctx={{ t, lang: ctx.fmt.lang, money, percent: (bp) => percentFmt.format(bp / 100) }}
+          program={d.program}
+          amountKopecks={previewAmount}
+        />
+      </div>
     </>,
   );
 }

@@ -295,7 +295,12 @@ describe('console payouts and program pages in a real browser (docs/payouts.md, 
       expect(await page.locator('[data-preview-total]').getAttribute('data-value')).toBe('130000');
       await shot(page, `program-${name}`);
 
-      // Change the referrer's share to 12,5 % and add a fixed upline_2 of 100,00.
+      // Add a tier (in place with JavaScript, a form post without), change the referrer's share
+      // to 12,5 % and make the new upline_2 a fixed 100,00.
+      const addTier = page.locator('button[data-intent="add_tier_0"]');
+      if (javaScriptEnabled) await addTier.click();
+      else await clickAndWait(page, addTier);
+      await page.locator('[data-tier-fixed="2"]').waitFor();
       await page.locator('[data-tier-percent="0"]').fill('12,5');
       await page.locator('[data-tier-fixed="2"]').fill('100');
       await page.locator('#amount').fill('2000');
@@ -371,7 +376,7 @@ describe('console payouts and program pages in a real browser (docs/payouts.md, 
       const refused = await postForm(mc, `${s().base}/org/${d.org.slug}/program`, [
         ['_csrf', await csrfOf(mp)],
         ['intent', 'save'],
-        ['percent_0', '50'],
+        ['p0_percent_0', '50'],
       ]);
       expect(refused.status()).toBe(403);
       const kept = await s().t.http().get(`/admin/v1/tenants/${d.org.slug}`).set(admin(s().t));
@@ -437,14 +442,14 @@ describe('console payouts and program pages in a real browser (docs/payouts.md, 
         `${base}/program`,
         [
           ['intent', 'save'],
-          ['percent_0', '50'],
+          ['p0_percent_0', '50'],
         ],
       ],
       [
         `${base}/program`,
         [
           ['intent', 'preview'],
-          ['percent_0', '50'],
+          ['p0_percent_0', '50'],
         ],
       ],
     ];

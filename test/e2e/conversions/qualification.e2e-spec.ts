@@ -178,7 +178,7 @@ describe('qualified uplines and compression', () => {
     ]);
   });
 
-  it("the console's program page says the rules are there and saving there keeps them", async () => {
+  it("the console's program page shows the rules and saves what it shows, nothing kept aside", async () => {
     const program = {
       tiers: [
         { tier: 'referrer', percent_bp: 1000 },
@@ -190,24 +190,28 @@ describe('qualified uplines and compression', () => {
     const cookie = await orgSignIn(t.http, await createStaffToken(t, tenant.slug, 'owner'));
     const page = await t.http().get(`/org/${tenant.slug}/program?lang=en`).set('Cookie', cookie);
     expect(page.status).toBe(200);
-    expect(page.text).toContain('This program has qualification or compression rules');
-    const saved = await t
-      .http()
-      .post(`/org/${tenant.slug}/program`)
-      .set('Cookie', cookie)
-      .set('Origin', 'http://localhost:3000')
-      .type('form')
-      .send({
-        _csrf: await orgCsrf(t.http, cookie, tenant.slug),
-        intent: 'save',
-        lead_bonus: '0',
-        grace_period_hours: '336',
-        percent_0: '12',
-        fixed_0: '',
-        percent_1: '6',
-        fixed_1: '',
-        amount: '1000',
-      });
+    expect(page.text).toMatch(/name="p0_qmin_1"[^>]*value="500.00"/);
+    expect(page.text).toMatch(/name="compression"[^>]*checked/);
+    const post = async (fields: Record<string, string>) =>
+      t
+        .http()
+        .post(`/org/${tenant.slug}/program`)
+        .set('Cookie', cookie)
+        .set('Origin', 'http://localhost:3000')
+        .type('form')
+        .send({
+          _csrf: await orgCsrf(t.http, cookie, tenant.slug),
+          intent: 'save',
+          lead_bonus: '0',
+          grace_period_hours: '336',
+          p0_percent_0: '12',
+          p0_fixed_0: '',
+          p0_percent_1: '6',
+          p0_fixed_1: '',
+          amount: '1000',
+          ...fields,
+        });
+    const saved = await post({ p0_qmin_1: '500', p0_qdays_1: '30', compression: 'on' });
     expect(saved.status).toBe(303);
     const after = await adminApi(t, t.adminToken).getTenant(tenant.slug);
     expect(after.body.program).toEqual({
@@ -218,6 +222,17 @@ describe('qualified uplines and compression', () => {
         { tier: 'upline_1', percent_bp: 600, qualify: qualify(50_000) },
       ],
       compression: true,
+    });
+    // Fields left empty are rules removed, as the form showed them.
+    expect((await post({})).status).toBe(303);
+    const cleared = await adminApi(t, t.adminToken).getTenant(tenant.slug);
+    expect(cleared.body.program).toEqual({
+      lead_bonus_kopecks: 0,
+      grace_period_hours: 336,
+      tiers: [
+        { tier: 'referrer', percent_bp: 1200 },
+        { tier: 'upline_1', percent_bp: 600 },
+      ],
     });
   });
 
