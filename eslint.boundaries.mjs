@@ -45,7 +45,8 @@ export const CONTRACTS = {
   ],
   // The ledger port the payouts feature provides (bonuses own it, so they never import payouts).
   bonuses: ['bonus-ledger.ts'],
-  conversions: ['cascade.ts'],
+  // The pay rules the register path and the backtest share (docs/money.md §2).
+  conversions: ['cascade.ts', 'phases.ts'],
   fraud: ['risk-signal.ts'],
   leads: ['lead-transitions.ts'],
   // The groups port the groups feature provides (members own it, so they never import groups).

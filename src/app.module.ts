@@ -6,6 +6,7 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { AuditModule } from './audit/audit.module';
 import { BonusesModule, BonusesWorkerModule } from './bonuses/bonuses.module';
 import { ConsoleModule } from './console/console.module';
+import { BacktestModule } from './backtest/backtest.module';
 import { BountiesModule } from './bounties/bounties.module';
 import { ConversionsModule } from './conversions/conversions.module';
 import { DeeplinksModule } from './deeplinks/deeplinks.module';
@@ -67,6 +68,7 @@ export class AppModule {
         MembersModule,
         GroupsModule,
         BountiesModule,
+        BacktestModule,
         OffersModule,
         LeadsModule,
         BansModule,

@@ -1,4 +1,6 @@
 import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { BacktestModule } from '../backtest/backtest.module';
+import { ProgramBacktests } from './program/backtest-cache';
 import { AuditModule } from '../audit/audit.module';
 import { BonusesModule } from '../bonuses/bonuses.module';
 import { PageFormGuard, PageSecurity } from '../common/http/page-security';
@@ -62,6 +64,7 @@ const PAGE_CONTROLLERS = [
  */
 @Module({
   imports: [
+    BacktestModule,
     ConsoleRecordsModule,
     ConsoleApplicationsModule,
     ConsoleBountiesModule,
@@ -76,6 +79,7 @@ const PAGE_CONTROLLERS = [
   ],
   controllers: [StatsAdminController, MemberListAdminController, ...PAGE_CONTROLLERS],
   providers: [
+    ProgramBacktests,
     StatsReader,
     StatsService,
     MemberListReader,

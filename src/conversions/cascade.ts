@@ -1,5 +1,11 @@
 import { type ProgramTier, tierName } from '../tenants/program';
 
+/**
+ * The farthest a compressing cascade looks above the referrer for members to take its tiers
+ * (docs/money.md §2, "Compression"): past it, the tiers left lapse.
+ */
+export const MAX_COMPRESSION_WALK = 1000;
+
 export interface ChainMember {
   id: string;
   serviceUserId: string;

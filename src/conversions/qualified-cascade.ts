@@ -1,14 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { MembersService } from '../members/members.service';
 import type { ProgramTier } from '../tenants/program';
-import { type CascadeShare, type ChainMember, cascadeWalk } from './cascade';
+import { type CascadeShare, type ChainMember, cascadeWalk, MAX_COMPRESSION_WALK } from './cascade';
 import { PersonalSalesRepository } from './personal-sales.repository';
-
-/**
- * The farthest a compressing cascade looks above the referrer for members to take its tiers
- * (docs/money.md §2, "Compression"): past it, the tiers left lapse.
- */
-export const MAX_COMPRESSION_WALK = 1000;
 
 /**
  * The cascade of a program whose tiers ask for qualification or compress (docs/money.md §2): the

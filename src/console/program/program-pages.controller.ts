@@ -9,6 +9,8 @@ import { GroupNotFoundError } from '../../groups/group.errors';
 import { GroupsService } from '../../groups/groups.service';
 import { OffersService } from '../../offers/offers.service';
 import type { Program } from '../../tenants/program';
+import type { BacktestTarget } from '../../backtest/dto/backtest.dto';
+import { ProgramBacktests } from './backtest-cache';
 import { TenantsService } from '../../tenants/tenants.service';
 import { PayoutsProgramDocs } from '../payouts-program.openapi';
 import {
@@ -47,6 +49,7 @@ export class ProgramPagesController {
     private readonly tenants: TenantsService,
     private readonly offers: OffersService,
     private readonly groups: GroupsService,
+    private readonly backtests: ProgramBacktests,
   ) {}
 
   @OrgView()
@@ -179,7 +182,7 @@ export class ProgramPagesController {
     return { kind: 'default' };
   }
 
-  private render(
+  private async render(
     ctx: ConsoleCtx,
     lists: { offers: ProgramPageData['offers']; groups: GroupResponse[] },
     target: ProgramTarget,
@@ -188,9 +191,10 @@ export class ProgramPagesController {
     promotion: PromotionValues | undefined,
     shown: { notice?: string; error?: string; status?: number },
     errors: FormError[] = [],
-  ): HtmlPage {
+  ): Promise<HtmlPage> {
     const parsed = programFromValues(values, FORM_ERRORS[ctx.fmt.lang]);
     const shownErrors = errors.length ? errors : 'errors' in parsed ? parsed.errors : [];
+    const draft = 'errors' in parsed || errors.length ? undefined : parsed.program;
     return programPage(
       ctx,
       {
@@ -199,12 +203,20 @@ export class ProgramPagesController {
         useDefault,
         values,
         promotion,
-        program: 'errors' in parsed || errors.length ? undefined : parsed.program,
+        program: draft,
         errors: shownErrors,
+        backtests: draft && (await this.backtests.of(ctx.tenant, backtestTarget(target), draft)),
       },
       shown,
     );
   }
+}
+
+/** The program a draft on this page would replace, as the backtest names it. */
+function backtestTarget(target: ProgramTarget): BacktestTarget {
+  if (target.kind === 'offer') return { offer_id: target.offer.offer_id };
+  if (target.kind === 'group') return { group_id: target.group.group_id };
+  return 'default';
 }
 
 /** An offer's or group's own program (null: it uses the default). */

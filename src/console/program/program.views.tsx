@@ -12,6 +12,8 @@ import { type EditorCtx, FieldErrors, ProgramFields, PromotionFields } from './p
 import type { FormError } from './program-errors';
 import { parseMoney, type ProgramFormValues } from './program.form';
 import { ProgramPreview } from './program-preview';
+import { BacktestPanel } from './program-backtest';
+import type { BacktestResponse } from '../../backtest/dto/backtest.dto';
 import { PROGRAM_TEXTS } from './program.i18n';
 import { PROGRAM_SCRIPT } from './program.script';
 import type { PromotionValues } from './promotion.form';
@@ -34,6 +36,8 @@ export interface ProgramPageData {
   /** The form's program for the preview; undefined when the form is wrong. */
   program?: Program;
   errors: FormError[];
+  /** The draft's backtests of the last 30 and 90 days; undefined when the form is wrong. */
+  backtests?: { days: number; result: BacktestResponse }[];
 }
 
 /** `/org/:slug/program`: the programs, the program form and the cascade preview. */
@@ -238,6 +242,14 @@ export function programPage(
           program={d.program}
           amountKopecks={previewAmount}
         />
+        {d.backtests && (
+          <BacktestPanel
+            lang={ctx.fmt.lang}
+            slug={ctx.tenant.slug}
+            money={money}
+            runs={d.backtests}
+          />
+        )}
       </div>
     </>,
   );
