@@ -28,6 +28,7 @@ import { PortalActivity1795792150000 } from './1795792150000-PortalActivity';
 import { EmbedAuth1795792200000 } from './1795792200000-EmbedAuth';
 import { PersonalSales1795792300000 } from './1795792300000-PersonalSales';
 import { ProgramVersions1795792400000 } from './1795792400000-ProgramVersions';
+import { ConversionsOrder1795792450000 } from './1795792450000-ConversionsOrder';
 import { Bounties1795792500000 } from './1795792500000-Bounties';
 
 /** Every migration in order; listed so the app, CLI and tests need no file globbing. */
@@ -62,5 +63,6 @@ export const MIGRATIONS = [
   EmbedAuth1795792200000,
   PersonalSales1795792300000,
   ProgramVersions1795792400000,
+  ConversionsOrder1795792450000,
   Bounties1795792500000,
 ];

@@ -23,6 +23,8 @@ const BONUS_FIELDS = [
   'due_at',
   'created_at',
   'review',
+  'rule',
+  'explanation',
 ].sort();
 /** Seed section 6 (with the documented `source` and `written_off` extensions): the payload keys, exactly. */
 const PAYLOAD_KEYS: Record<string, string[]> = {
