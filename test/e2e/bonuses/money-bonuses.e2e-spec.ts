@@ -95,6 +95,8 @@ describe('money: bonuses and their events', () => {
         due_at: expect.stringMatching(ISO_MS_UTC),
         created_at: expect.stringMatching(ISO_MS_UTC),
         review: null,
+        rule: conv.cascaded_bonuses[0].rule,
+        explanation: '10\u00a0% от 1\u00a0000,00\u00a0₽',
       });
       // The default grace period: 336 hours after creation.
       expect(Date.parse(referrerBonus.due_at) - Date.parse(referrerBonus.created_at)).toBe(
