@@ -22,6 +22,7 @@ import {
   ReferrerNotFoundError,
   RefExpiredError,
   MemberBannedError,
+  MemberErasedError,
   MemberNotFoundError,
 } from './member.errors';
 
@@ -339,6 +340,7 @@ export class MembersService {
       const member = found && (await this.members.setActive(tenantId, found.id, isActive));
       if (!member) throw new MemberNotFoundError(ref);
       if (member === 'banned') throw new MemberBannedError(ref);
+      if (member === 'erased') throw new MemberErasedError(ref);
       await this.audit.record(tenantId, actor, isActive ? 'user.activated' : 'user.deactivated', {
         type: 'user',
         id: member.id,
@@ -347,8 +349,30 @@ export class MembersService {
         user_id: member.id,
         service_user_id: member.serviceUserId,
         is_active: member.isActive,
+        erased: !!member.erasedAt,
       };
     });
+  }
+
+  /**
+   * docs/privacy.md: erases the personal fields of the member named by `usr_…` or `mbr_…` (in the
+   * caller's transaction), and their service user's email and VK id once no member of any tenant
+   * stands on it. Answers the member as it was and when it was erased; `first` is false when it
+   * had been erased before (nothing changed then).
+   */
+  async erase(
+    tenantId: string,
+    ref: string,
+  ): Promise<{ member: MemberEntity; erasedAt: Date; first: boolean }> {
+    const member = await this.members.findByRef(tenantId, ref);
+    if (!member) throw new MemberNotFoundError(ref);
+    if (member.erasedAt) return { member, erasedAt: member.erasedAt, first: false };
+    const erasedAt = await this.members.erase(tenantId, member.id);
+    if (!erasedAt) return this.erase(tenantId, member.id);
+    if (!(await this.members.serviceUserInUse(member.serviceUserId))) {
+      await this.serviceUsers.forget(member.serviceUserId);
+    }
+    return { member, erasedAt, first: true };
   }
 
   /**
