@@ -7,7 +7,8 @@ import { createTestApp, type TestApp } from '../../utils/create-test-app';
 
 /**
  * docs/privacy.md: a referred customer erased by email, phone or external id, in one tenant only
- * (stored events included), and client data cleared after the tenant's retention.
+ * (stored events included); client data cleared after the tenant's retention; the service-wide
+ * person behind members of two tenants keeps their email until both are erased.
  */
 jest.setTimeout(60_000);
 
@@ -172,4 +173,32 @@ it("clears client IPs and user agents older than the tenant's retention", async 
   const byId = Object.fromEntries(rows.map((r: { id: string }) => [r.id, r]));
   expect(byId[old.body.lead_id]).toMatchObject({ ip: null, ua: null });
   expect(byId[recent.body.lead_id]).toMatchObject({ ip: '192.0.2.2', ua: 'NewUA' });
+});
+
+it("keeps the service-wide person's email while a member of another tenant still uses it", async () => {
+  const email = 'shared.person@example.org';
+  const here = await upsertUser(t, tenant.key, { email, email_verified: true });
+  const there = await upsertUser(t, other.key, { email, email_verified: true });
+  expect(there.serviceUserId).toBe(here.serviceUserId);
+  const verifiedEmail = async () =>
+    (
+      await t.db.query(`SELECT verified_email FROM service_users WHERE id = $1`, [
+        here.serviceUserId,
+      ])
+    )[0].verified_email as string | null;
+  const eraseIn = async (slug: string, token: string) =>
+    t
+      .http()
+      .post(`/admin/v1/tenants/${slug}/users/${here.serviceUserId}/erase`)
+      .set('Authorization', `Bearer ${token}`);
+
+  expect((await eraseIn(tenant.slug, owner)).status).toBe(200);
+  expect(await verifiedEmail()).toBe(email);
+  const [theirs] = await t.db.query(`SELECT email FROM members WHERE tenant_id = $1 AND id = $2`, [
+    other.orgId,
+    there.memberId,
+  ]);
+  expect(theirs.email).toBe(email);
+  expect((await eraseIn(other.slug, t.adminToken)).status).toBe(200);
+  expect(await verifiedEmail()).toBeNull();
 });
