@@ -221,6 +221,27 @@ it('erases every value of the member from the whole database, and nothing anyone
     [tenant.orgId],
   );
   expect(statuses.map((r) => r.status)).toEqual(['dead', 'delivered']);
+  // The history is there: a fraud flag with its sentences, a stored answer, a payout carrying
+  // the details, a sign-in code and session, an audit entry naming them.
+  const [history] = await t().db.query(
+    `SELECT (SELECT count(*)::int FROM bonuses WHERE tenant_id = $1 AND review IS NOT NULL) AS flagged,
+            (SELECT count(*)::int FROM idempotency_keys WHERE tenant_id = $1) AS answers,
+            (SELECT count(*)::int FROM payouts WHERE tenant_id = $1 AND member_id = $2
+                AND details_sealed IS NOT NULL) AS payouts,
+            (SELECT count(*)::int FROM sign_in_codes WHERE tenant_id = $1 AND member_id = $2) AS codes,
+            (SELECT count(*)::int FROM sessions WHERE tenant_id = $1 AND member_id = $2) AS sessions,
+            (SELECT count(*)::int FROM audit_log WHERE tenant_id = $1 AND details::text LIKE $3) AS audit`,
+    [tenant.orgId, partner.memberId, `%${P.email}%`],
+  );
+  expect(history).toEqual({
+    flagged: expect.any(Number),
+    answers: 1,
+    payouts: 1,
+    codes: 1,
+    sessions: 1,
+    audit: 1,
+  });
+  expect(history.flagged).toBeGreaterThan(0);
   const before = await moneyAndTree();
   expect(await invariantViolations(t(), tenant.orgId)).toEqual([]);
 
@@ -263,6 +284,18 @@ it('erases every value of the member from the whole database, and nothing anyone
 
   expect(await moneyAndTree()).toEqual(before);
   expect(await invariantViolations(t(), tenant.orgId)).toEqual([]);
+
+  // The member and user answers say so.
+  const user = await t()
+    .http()
+    .get(`/admin/v1/tenants/${tenant.slug}/users/${partner.memberId}`)
+    .set('Authorization', `Bearer ${owner}`);
+  expect(user.body.user).toMatchObject({
+    erased: true,
+    is_active: false,
+    email: null,
+    full_name: null,
+  });
 
   const events = await eventsOf(t(), tenant.orgId, 'member.erased');
   expect(events.map((e) => e.payload)).toEqual([{ user_id: partner.serviceUserId }]);
