@@ -355,27 +355,6 @@ export class MembersService {
   }
 
   /**
-   * docs/privacy.md: erases the personal fields of the member named by `usr_…` or `mbr_…` (in the
-   * caller's transaction), and their service user's email and VK id once no member of any tenant
-   * stands on it. Answers the member as it was and when it was erased; `first` is false when it
-   * had been erased before (nothing changed then).
-   */
-  async erase(
-    tenantId: string,
-    ref: string,
-  ): Promise<{ member: MemberEntity; erasedAt: Date; first: boolean }> {
-    const member = await this.members.findByRef(tenantId, ref);
-    if (!member) throw new MemberNotFoundError(ref);
-    if (member.erasedAt) return { member, erasedAt: member.erasedAt, first: false };
-    const erasedAt = await this.members.erase(tenantId, member.id);
-    if (!erasedAt) return this.erase(tenantId, member.id);
-    if (!(await this.members.serviceUserInUse(member.serviceUserId))) {
-      await this.serviceUsers.forget(member.serviceUserId);
-    }
-    return { member, erasedAt, first: true };
-  }
-
-  /**
    * Moves the member named by `usr_…` or `mbr_…` to the tenant's group `groupId` (docs/partners.md),
    * in the caller's transaction; 404 `user_not_found` for an unknown member. A move to the group
    * the member is in changes nothing and emits nothing. Answers the member and the group it left

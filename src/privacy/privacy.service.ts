@@ -8,6 +8,7 @@ import { TransactionHost } from '../database/transaction-host';
 import { DeeplinksService } from '../deeplinks/deeplinks.service';
 import type { MemberEntity } from '../members/member.entity';
 import { MemberNotFoundError } from '../members/member.errors';
+import { MemberErasureService } from '../members/member-erasure.service';
 import { MembersService } from '../members/members.service';
 import { EventsService } from '../outbox/events.service';
 import { PayoutDetailsService } from '../payouts/payout-details/payout-details.service';
@@ -29,6 +30,7 @@ export class PrivacyService {
   constructor(
     private readonly tx: TransactionHost,
     private readonly members: MembersService,
+    private readonly erasure: MemberErasureService,
     private readonly steps: PersonalDataSteps,
     private readonly payoutDetails: PayoutDetailsService,
     private readonly events: EventsService,
@@ -38,7 +40,7 @@ export class PrivacyService {
 
   async eraseMember(tenantId: string, ref: string, actor: Actor): Promise<MemberErasedResponse> {
     const answer = await this.tx.transaction(async () => {
-      const { member, erasedAt, first } = await this.members.erase(tenantId, ref);
+      const { member, erasedAt, first } = await this.erasure.erase(tenantId, ref);
       if (first) {
         const values = [
           ...(await this.memberValues(member)),
