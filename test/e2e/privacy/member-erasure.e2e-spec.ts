@@ -230,6 +230,7 @@ it('erases every value of the member from the whole database, and nothing anyone
                 AND details_sealed IS NOT NULL) AS payouts,
             (SELECT count(*)::int FROM sign_in_codes WHERE tenant_id = $1 AND member_id = $2) AS codes,
             (SELECT count(*)::int FROM sessions WHERE tenant_id = $1 AND member_id = $2) AS sessions,
+            (SELECT count(*)::int FROM portal_activity_daily WHERE tenant_id = $1 AND member_id = $2) AS activity,
             (SELECT count(*)::int FROM audit_log WHERE tenant_id = $1 AND details::text LIKE $3) AS audit`,
     [tenant.orgId, partner.memberId, `%${P.email}%`],
   );
@@ -240,6 +241,7 @@ it('erases every value of the member from the whole database, and nothing anyone
     codes: 1,
     sessions: 1,
     audit: 1,
+    activity: 1,
   });
   expect(history.flagged).toBeGreaterThan(0);
   const before = await moneyAndTree();
@@ -284,6 +286,14 @@ it('erases every value of the member from the whole database, and nothing anyone
 
   expect(await moneyAndTree()).toEqual(before);
   expect(await invariantViolations(t(), tenant.orgId)).toEqual([]);
+
+  const [left] = await t().db.query(
+    `SELECT (SELECT count(*)::int FROM portal_activity_daily WHERE tenant_id = $1 AND member_id = $2) AS activity,
+            (SELECT count(*)::int FROM sessions WHERE tenant_id = $1 AND member_id = $2) AS sessions,
+            (SELECT count(*)::int FROM payout_details WHERE tenant_id = $1 AND member_id = $2) AS details`,
+    [tenant.orgId, partner.memberId],
+  );
+  expect(left).toEqual({ activity: 0, sessions: 0, details: 0 });
 
   // The member and user answers say so.
   const user = await t()
