@@ -15,6 +15,7 @@ import { DemoModule } from './demo/demo.module';
 import { BansModule } from './bans/bans.module';
 import { EmbedModule } from './embed/embed.module';
 import { OutboxModule } from './outbox/outbox.module';
+import { PrivacyModule } from './privacy/privacy.module';
 import { FastLanesModule } from './fast-lanes/fast-lanes.module';
 import { GroupsModule } from './groups/groups.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
@@ -82,6 +83,7 @@ export class AppModule {
         NotificationsModule,
         PortalModule,
         ApplicationsModule,
+        PrivacyModule,
         WidgetModule,
         // The demo tenant and /demo are for development (and the tests): never in production.
         ...(config.isProduction ? [] : [DemoModule]),

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { pageTotal } from '../database/entity-rows';
+import { PersonalData, type ErasedMember } from '../common/privacy/personal-data.decorator';
+import { ERASED, stringsIn } from '../database/redaction';
 import { TransactionHost } from '../database/transaction-host';
 import type { ApplicationEntity, ApplicationRow, ApplicationStatus } from './application.entity';
 
@@ -231,6 +233,43 @@ export class ApplicationsRepository {
       this.tx.select(`SELECT count(*)::int AS count FROM applications a WHERE ${where}`, params),
     );
     return [rows.map(toRow), total];
+  }
+
+  /**
+   * docs/privacy.md: the member's applications (theirs, or for their email) keep their status and
+   * dates; email (made of the id, unique as live applications' emails must be), name, answers,
+   * staff's reason and token are cleared. Answers the values they held.
+   */
+  @PersonalData('member', 'applications')
+  async erasePersonal(member: ErasedMember): Promise<string[]> {
+    const [rows]: [
+      { email: string; full_name: string; answers: unknown; reason: string | null }[],
+      number,
+    ] = await this.tx.manager.query(
+      `WITH found AS (
+           SELECT tenant_id, id, email, full_name, answers, reason FROM applications
+            WHERE tenant_id = $1 AND (member_id = $2 OR lower(email) = lower($3::text))
+              AND email NOT LIKE 'erased:%'
+              FOR UPDATE)
+         UPDATE applications a SET email = 'erased:' || a.id, full_name = $4, answers = '{}',
+                token_hash = NULL, reason = CASE WHEN a.reason IS NULL THEN NULL ELSE $4 END,
+                updated_at = now()
+           FROM found WHERE a.tenant_id = found.tenant_id AND a.id = found.id
+         RETURNING found.email, found.full_name, found.answers, found.reason`,
+      [member.tenantId, member.memberId, member.email, ERASED],
+    );
+    return rows.flatMap((r) => [r.email, r.full_name, ...stringsIn(r.answers)]);
+  }
+
+  /** docs/privacy.md: the member's applications as they hold them. */
+  @PersonalData('export', 'applications')
+  async exportPersonal(tenantId: string, memberId: string): Promise<Record<string, unknown>> {
+    const rows: unknown[] = await this.tx.manager.query(
+      `SELECT id, email, full_name, answers, status, created_at FROM applications
+        WHERE tenant_id = $1 AND member_id = $2 ORDER BY created_at`,
+      [tenantId, memberId],
+    );
+    return { applications: rows };
   }
 }
 

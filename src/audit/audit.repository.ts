@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { insertable } from '../database/columns';
+import { PersonalData } from '../common/privacy/personal-data.decorator';
+import { redactColumns } from '../database/redaction';
 import { TransactionHost } from '../database/transaction-host';
 import { AuditEntryEntity } from './audit-entry.entity';
 
@@ -27,6 +29,16 @@ export class AuditRepository {
       order: { at: 'DESC', id: 'DESC' },
       skip: offset,
       take: limit,
+    });
+  }
+
+  /** docs/privacy.md: erased values copied into this table's texts, replaced. */
+  @PersonalData('redact', 'audit_log')
+  redactPersonal(tenantId: string, values: string[]): Promise<number> {
+    return redactColumns(this.tx.manager, tenantId, values, {
+      table: 'audit_log',
+      key: ['tenant_id', 'id'],
+      columns: { details: 'jsonb', actor_name: 'text' },
     });
   }
 }

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { And, DataSource, In, LessThan, MoreThanOrEqual, Raw } from 'typeorm';
 import { EntityRows, pageTotal } from '../database/entity-rows';
+import { PersonalData } from '../common/privacy/personal-data.decorator';
+import { redactColumns } from '../database/redaction';
 import { TransactionHost } from '../database/transaction-host';
 import { BonusEntity, type BonusSourceType, type BonusStatus } from './bonus.entity';
 import { MemberBalanceEntity } from './member-balance.entity';
@@ -263,5 +265,15 @@ export class BonusesRepository {
       params,
     );
     return this.rows.fromAll(rows);
+  }
+
+  /** docs/privacy.md: erased values copied into this table's texts, replaced. */
+  @PersonalData('redact', 'bonuses')
+  redactPersonal(tenantId: string, values: string[]): Promise<number> {
+    return redactColumns(this.tx.manager, tenantId, values, {
+      table: 'bonuses',
+      key: ['tenant_id', 'id'],
+      columns: { review: 'jsonb', explanation: 'text', reason: 'text' },
+    });
   }
 }

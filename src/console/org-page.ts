@@ -106,9 +106,12 @@ const OrgPage = (role: StaffRole) => applyDecorators(OrgSession(role), UseFilter
 /** A page (GET `path`) of an organisation: every role reads (viewer or higher). */
 export const OrgView = (path?: string) => applyDecorators(Get(path), OrgPage('viewer'));
 
-/** A download of an organisation (GET `path`, never cached): its handler returns the file. */
-export const OrgDownload = (path: string) =>
-  applyDecorators(OrgView(path), Header('Cache-Control', 'no-store'));
+/**
+ * A download of an organisation (GET `path`, never cached) for `role` or higher (every role by
+ * default): its handler returns the file.
+ */
+export const OrgDownload = (path: string, role: StaffRole = 'viewer') =>
+  applyDecorators(Get(path), OrgPage(role), Header('Cache-Control', 'no-store'));
 
 /**
  * A form post of an organisation's page for `role` or higher; a refusal goes back to `page`

@@ -11,6 +11,12 @@ import { LeadsListAdminController } from './leads/leads-admin.controller';
 import { LeadListReader } from './read-model/lead-list.reader';
 import { LeadsPagesController } from './leads/leads-pages.controller';
 import { MemberBanPagesController } from './members/member-ban.controller';
+import { PrivacyModule } from '../privacy/privacy.module';
+import {
+  CustomerPrivacyPagesController,
+  PartnerPrivacyPagesController,
+  PersonalDataDownloadController,
+} from './privacy/privacy-pages.controller';
 import { RecordsCsvController } from './records-csv.controller';
 
 const PAGE_CONTROLLERS = [
@@ -18,15 +24,18 @@ const PAGE_CONTROLLERS = [
   LeadsPagesController,
   RecordsCsvController,
   MemberBanPagesController,
+  PartnerPrivacyPagesController,
+  CustomerPrivacyPagesController,
+  PersonalDataDownloadController,
 ];
 
 /**
  * The console's record pages (docs/console.md): conversions (with reversal) and leads, their API
- * twins and CSV links (the transfer exports with the page's filters), and the ban form of a
- * partner's page. Part of ConsoleModule; the same session, role and CSRF rules.
+ * twins and CSV links (the transfer exports with the page's filters), the ban form of a
+ * partner's page, and the owners' privacy actions (docs/privacy.md). Part of ConsoleModule; the same session, role and CSRF rules.
  */
 @Module({
-  imports: [ConversionsModule, BansModule, LeadsModule, TransferModule],
+  imports: [ConversionsModule, BansModule, LeadsModule, TransferModule, PrivacyModule],
   controllers: [ConversionsListAdminController, LeadsListAdminController, ...PAGE_CONTROLLERS],
   providers: [ConversionListReader, LeadListReader, PageSecurity],
 })

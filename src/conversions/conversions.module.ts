@@ -8,6 +8,7 @@ import { LeadsModule } from '../leads/leads.module';
 import { OffersModule } from '../offers/offers.module';
 import { MembersModule } from '../members/members.module';
 import { ConversionAttribution } from './conversion-attribution';
+import { ConversionPrivacyRepository } from './conversion-privacy.repository';
 import { ConversionsAdminController } from './conversions-admin.controller';
 import { ConversionsController } from './conversions.controller';
 import { ConversionsRepository } from './conversions.repository';
@@ -30,6 +31,7 @@ import { Promotions } from './promotions';
   controllers: [ConversionsController, ConversionsAdminController],
   providers: [
     ConversionsRepository,
+    ConversionPrivacyRepository,
     ConversionsService,
     ConversionAttribution,
     PersonalSalesRepository,

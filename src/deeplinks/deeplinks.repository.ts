@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { redactColumns } from '../database/redaction';
+import { PersonalData } from '../common/privacy/personal-data.decorator';
 import { TransactionHost } from '../database/transaction-host';
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { claimLookupsFrom } from '../tenants/tenant-lookups';
@@ -100,7 +102,8 @@ export class DeeplinksRepository {
       .leftJoinAndSelect('d.member', 'member')
       .getOne();
     if (!link?.tenant) return undefined;
-    const banned = Boolean(link.member?.bannedAt);
+    // docs/privacy.md: an erased partner's links stop as a banned one's do.
+    const banned = Boolean(link.member?.bannedAt || link.member?.erasedAt);
     delete link.member;
     return { link, tenant: link.tenant, banned };
   }
@@ -125,5 +128,26 @@ export class DeeplinksRepository {
         WHERE d.tenant_id = c.tenant_id AND d.id = c.link_id`,
       [clicks.map((c) => c.tenantId), clicks.map((c) => c.id), clicks.map((c) => c.count)],
     );
+  }
+
+  /** docs/privacy.md: erased values inside links' texts (a recommendation naming someone). */
+  @PersonalData('redact', 'deeplinks')
+  redactPersonal(tenantId: string, values: string[]): Promise<number> {
+    return redactColumns(this.tx.manager, tenantId, values, {
+      table: 'deeplinks',
+      key: ['tenant_id', 'id'],
+      columns: { recommendation_text: 'text', promo_code: 'text' },
+    });
+  }
+
+  /** docs/privacy.md: the member's links and the texts they carry. */
+  @PersonalData('export', 'links')
+  async exportPersonal(tenantId: string, memberId: string): Promise<Record<string, unknown>> {
+    const links: unknown[] = await this.tx.manager.query(
+      `SELECT id, code, target_type, target_id, recommendation_text, promo_code, created_at
+         FROM deeplinks WHERE tenant_id = $1 AND member_id = $2 ORDER BY created_at`,
+      [tenantId, memberId],
+    );
+    return { links };
   }
 }

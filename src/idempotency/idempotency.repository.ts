@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { deleteInBatches } from '../database/batched-delete';
+import { PersonalData } from '../common/privacy/personal-data.decorator';
+import { redactColumns } from '../database/redaction';
 import { TransactionHost } from '../database/transaction-host';
 
 /** The advisory lock's name of one key (hashed to the lock's 64-bit id by PostgreSQL). */
@@ -81,5 +83,15 @@ export class IdempotencyRepository {
       `expires_at < now()`,
       `tenant_id, path, key`,
     );
+  }
+
+  /** docs/privacy.md: erased values copied into this table's texts, replaced. */
+  @PersonalData('redact', 'idempotency_keys')
+  redactPersonal(tenantId: string, values: string[]): Promise<number> {
+    return redactColumns(this.tx.manager, tenantId, values, {
+      table: 'idempotency_keys',
+      key: ['tenant_id', 'path', 'key'],
+      columns: { response_body: 'json-text' },
+    });
   }
 }

@@ -4,6 +4,7 @@ import { BonusesModule } from '../bonuses/bonuses.module';
 import { FraudModule } from '../fraud/fraud.module';
 import { OffersModule } from '../offers/offers.module';
 import { MembersModule } from '../members/members.module';
+import { LeadPrivacyRepository } from './lead-privacy.repository';
 import { LeadsAdminController } from './leads-admin.controller';
 import { LeadsController } from './leads.controller';
 import { LeadsRepository } from './leads.repository';
@@ -12,7 +13,7 @@ import { LeadsService } from './leads.service';
 @Module({
   imports: [AuditModule, MembersModule, OffersModule, BonusesModule, FraudModule],
   controllers: [LeadsController, LeadsAdminController],
-  providers: [LeadsRepository, LeadsService],
+  providers: [LeadsRepository, LeadsService, LeadPrivacyRepository],
   exports: [LeadsService],
 })
 export class LeadsModule {}

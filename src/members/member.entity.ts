@@ -52,6 +52,8 @@ export class MemberEntity {
   /** Set while the member is banned (docs/fraud.md): links answer 410, no bonus accrues. */
   @Column({ type: 'timestamptz', name: 'banned_at', nullable: true }) bannedAt?: Date | null;
   @Column({ type: 'text', name: 'ban_reason', nullable: true }) banReason?: string | null;
+  /** docs/privacy.md: set when the member's personal data was erased (a deactivated tombstone). */
+  @Column({ type: 'timestamptz', name: 'erased_at', nullable: true }) erasedAt?: Date | null;
   /** When the member joined this tenant: the partner list's `joined_at`. */
   @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' }) createdAt: Date;
   @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' }) updatedAt: Date;

@@ -42,3 +42,10 @@ export class MemberBannedError extends ConflictError {
     );
   }
 }
+
+/** docs/privacy.md: an erased member stays a deactivated tombstone for good. */
+export class MemberErasedError extends ConflictError {
+  constructor(userId: string) {
+    super(`The user "${userId}" was erased: an erased member cannot be activated.`, 'user_erased');
+  }
+}

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
 import { MemberGroupsRepository } from './member-groups.repository';
 import { MemberImportRepository } from './member-import.repository';
+import { MemberErasureService } from './member-erasure.service';
 import { MemberImportService } from './member-import.service';
 import { MembersAdminController } from './members-admin.controller';
 import { MembersRepository } from './members.repository';
@@ -19,7 +20,8 @@ import { MembersService } from './members.service';
     MembersService,
     MemberImportService,
     MemberImportRepository,
+    MemberErasureService,
   ],
-  exports: [MembersService, MemberImportService],
+  exports: [MembersService, MemberImportService, MemberErasureService],
 })
 export class MembersModule {}

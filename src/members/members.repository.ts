@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { EntityRows, pageTotal } from '../database/entity-rows';
+import { ERASED, redactColumns } from '../database/redaction';
+import { PersonalData } from '../common/privacy/personal-data.decorator';
 import { TransactionHost } from '../database/transaction-host';
 import { MemberEntity } from './member.entity';
 
@@ -285,15 +287,45 @@ export class MembersRepository {
     tenantId: string,
     memberId: string,
     isActive: boolean,
-  ): Promise<MemberEntity | 'banned' | null> {
+  ): Promise<MemberEntity | 'banned' | 'erased' | null> {
     const [rows]: [Record<string, unknown>[], number] = await this.tx.manager.query(
       `UPDATE members SET is_active = $3, updated_at = now()
-        WHERE tenant_id = $1 AND id = $2 AND (NOT $3 OR banned_at IS NULL)
+        WHERE tenant_id = $1 AND id = $2 AND (NOT $3 OR (banned_at IS NULL AND erased_at IS NULL))
        RETURNING *`,
       [tenantId, memberId, isActive],
     );
     if (rows.length) return this.rows.from(rows[0]);
-    return (await this.findById(tenantId, memberId)) ? 'banned' : null;
+    const found = await this.findById(tenantId, memberId);
+    return found ? (found.erasedAt ? 'erased' : 'banned') : null;
+  }
+
+  /**
+   * docs/privacy.md: the member's personal fields cleared, the member deactivated and marked
+   * erased, in one statement that touches this row only (ids, tree position, counters and group
+   * stay); null when the member was erased before. The `external_id` may be personal (an email,
+   * a phone) and is replaced by one made of the member id.
+   */
+  async erase(tenantId: string, memberId: string): Promise<Date | null> {
+    const [rows]: [{ erased_at: Date }[], number] = await this.tx.manager.query(
+      `UPDATE members
+          SET email = NULL, email_verified = false, vk_id = NULL, full_name = NULL,
+              last_seen_ip = NULL, external_id = 'erased:' || id, is_active = false,
+              ban_reason = CASE WHEN ban_reason IS NULL THEN NULL ELSE $3 END,
+              erased_at = now(), updated_at = now()
+        WHERE tenant_id = $1 AND id = $2 AND erased_at IS NULL
+       RETURNING erased_at`,
+      [tenantId, memberId, ERASED],
+    );
+    return rows[0]?.erased_at ?? null;
+  }
+
+  /** Whether a member of any tenant not erased still stands on this service user. */
+  async serviceUserInUse(serviceUserId: string): Promise<boolean> {
+    const rows: unknown[] = await this.tx.manager.query(
+      `SELECT 1 FROM members WHERE service_user_id = $1 AND erased_at IS NULL LIMIT 1`,
+      [serviceUserId],
+    );
+    return rows.length > 0;
   }
 
   /** docs/fraud.md: the member's last `client.ip`. */
@@ -334,5 +366,30 @@ export class MembersRepository {
         WHERE m.tenant_id = s.tenant_id AND m.id = s.member_id`,
       [clicks.map((c) => c.tenantId), clicks.map((c) => c.memberId), clicks.map((c) => c.count)],
     );
+  }
+
+  /** docs/privacy.md: erased values inside ban reasons (a reason naming someone). */
+  @PersonalData('redact', 'members')
+  redactPersonal(tenantId: string, values: string[]): Promise<number> {
+    return redactColumns(this.tx.manager, tenantId, values, {
+      table: 'members',
+      key: ['tenant_id', 'id'],
+      columns: { ban_reason: 'text' },
+    });
+  }
+
+  /** docs/privacy.md: the member's own fields and their service user's, as held. */
+  @PersonalData('export', 'profile')
+  async exportPersonal(tenantId: string, memberId: string): Promise<Record<string, unknown>> {
+    const [row]: Record<string, unknown>[] = await this.tx.manager.query(
+      `SELECT m.id AS user_id, m.service_user_id, m.external_id, m.email, m.email_verified,
+              m.full_name, m.vk_id, host(m.last_seen_ip) AS last_seen_ip, m.role, m.is_active,
+              m.ban_reason, m.created_at AS joined_at, m.erased_at,
+              s.verified_email AS service_user_email, s.vk_id AS service_user_vk_id
+         FROM members m JOIN service_users s ON s.id = m.service_user_id
+        WHERE m.tenant_id = $1 AND m.id = $2`,
+      [tenantId, memberId],
+    );
+    return { profile: row ?? null };
   }
 }

@@ -22,6 +22,7 @@ import {
   ReferrerNotFoundError,
   RefExpiredError,
   MemberBannedError,
+  MemberErasedError,
   MemberNotFoundError,
 } from './member.errors';
 
@@ -339,6 +340,7 @@ export class MembersService {
       const member = found && (await this.members.setActive(tenantId, found.id, isActive));
       if (!member) throw new MemberNotFoundError(ref);
       if (member === 'banned') throw new MemberBannedError(ref);
+      if (member === 'erased') throw new MemberErasedError(ref);
       await this.audit.record(tenantId, actor, isActive ? 'user.activated' : 'user.deactivated', {
         type: 'user',
         id: member.id,
@@ -347,6 +349,7 @@ export class MembersService {
         user_id: member.id,
         service_user_id: member.serviceUserId,
         is_active: member.isActive,
+        erased: !!member.erasedAt,
       };
     });
   }

@@ -27,4 +27,12 @@ export class ServiceUsersRepository {
     );
     return rows.length === 1;
   }
+
+  /** docs/privacy.md: the person's email and VK id forgotten (no member stands on them any more). */
+  async forget(id: string): Promise<void> {
+    await this.tx.manager.query(
+      `UPDATE service_users SET verified_email = NULL, vk_id = NULL WHERE id = $1`,
+      [id],
+    );
+  }
 }

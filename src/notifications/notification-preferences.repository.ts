@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { PersonalData, type ErasedMember } from '../common/privacy/personal-data.decorator';
 import { TransactionHost } from '../database/transaction-host';
 import type { NotificationMode, NotificationType } from './notification-preference.entity';
 
@@ -34,5 +35,15 @@ export class NotificationPreferencesRepository {
          DO UPDATE SET mode = EXCLUDED.mode, updated_at = EXCLUDED.updated_at`,
       [tenantId, memberId, modes.map((m) => m[0]), modes.map((m) => m[1])],
     );
+  }
+
+  /** docs/privacy.md: the erased member's preferences, deleted. */
+  @PersonalData('member', 'notification_preferences')
+  async erasePersonal(member: ErasedMember): Promise<string[]> {
+    await this.tx.manager.query(
+      `DELETE FROM notification_preferences WHERE tenant_id = $1 AND member_id = $2`,
+      [member.tenantId, member.memberId],
+    );
+    return [];
   }
 }

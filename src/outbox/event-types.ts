@@ -114,6 +114,10 @@ export interface EventPayloads {
     value: number;
     threshold: number;
   };
+  /** docs/privacy.md: a member's personal data was erased; the member (`usr_…`) stays a tombstone. */
+  'member.erased': {
+    user_id: string;
+  };
 }
 
 export type EventType = keyof EventPayloads;
@@ -134,6 +138,7 @@ export const EVENT_TYPES = [
   'partner.approved',
   'partner.rejected',
   'bounty.reached',
+  'member.erased',
 ] as const satisfies readonly EventType[];
 
 export interface EventEnvelope<T extends EventType = EventType> {

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DELETE_BATCH as BATCH, deletePerTenantInBatches } from '../database/batched-delete';
+import { PersonalData } from '../common/privacy/personal-data.decorator';
+import { redactColumns } from '../database/redaction';
 import { TransactionHost } from '../database/transaction-host';
 import { EventEntity } from './event.entity';
 
@@ -82,5 +84,15 @@ export class EventsRepository {
        SELECT count(*)::int AS deleted FROM events`,
       [retentionDays],
     );
+  }
+
+  /** docs/privacy.md: erased values copied into this table's texts, replaced. */
+  @PersonalData('redact', 'events')
+  redactPersonal(tenantId: string, values: string[]): Promise<number> {
+    return redactColumns(this.tx.manager, tenantId, values, {
+      table: 'events',
+      key: ['tenant_id', 'id'],
+      columns: { body: 'json-text' },
+    });
   }
 }

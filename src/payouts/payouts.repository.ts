@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { reserveUlids, ulidSql } from '../common/ids';
 import { EntityRows, pageTotal } from '../database/entity-rows';
+import { PersonalData, type ErasedMember } from '../common/privacy/personal-data.decorator';
+import { redactColumns } from '../database/redaction';
 import { TransactionHost } from '../database/transaction-host';
 import { PayoutEntity, PayoutRunEntity, type PayoutStatus } from './payout.entity';
 
@@ -384,5 +386,29 @@ export class PayoutsRepository {
       `SELECT id, payouts FROM tenants WHERE payouts ->> 'schedule' <> 'manual' ORDER BY id`,
       [],
     );
+  }
+
+  /**
+   * docs/privacy.md: the copies of the member's payout details on their payouts, dropped (the
+   * payouts, their amounts and states stay: the ledger still adds up).
+   */
+  @PersonalData('member', 'payouts')
+  async erasePersonal(member: ErasedMember): Promise<string[]> {
+    await this.tx.manager.query(
+      `UPDATE payouts SET details_sealed = NULL
+        WHERE tenant_id = $1 AND member_id = $2 AND details_sealed IS NOT NULL`,
+      [member.tenantId, member.memberId],
+    );
+    return [];
+  }
+
+  /** Erased values inside payouts' free texts (a reference or failure reason naming someone). */
+  @PersonalData('redact', 'payouts')
+  redactPersonal(tenantId: string, values: string[]): Promise<number> {
+    return redactColumns(this.tx.manager, tenantId, values, {
+      table: 'payouts',
+      key: ['tenant_id', 'id'],
+      columns: { reference: 'text', failure_reason: 'text' },
+    });
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { PersonalData, type ErasedMember } from '../common/privacy/personal-data.decorator';
 import { TransactionHost } from '../database/transaction-host';
 
 export interface ActivityDay {
@@ -33,5 +34,18 @@ export class PortalActivityRepository {
       leads: Number(r.leads),
       conversions: Number(r.conversions),
     }));
+  }
+
+  /**
+   * docs/privacy.md: the erased member's days of activity (when they had clicks, leads and
+   * conversions) go; the members' counters and the money keep the totals.
+   */
+  @PersonalData('member', 'portal_activity')
+  async erasePersonal(member: ErasedMember): Promise<string[]> {
+    await this.tx.manager.query(
+      `DELETE FROM portal_activity_daily WHERE tenant_id = $1 AND member_id = $2`,
+      [member.tenantId, member.memberId],
+    );
+    return [];
   }
 }

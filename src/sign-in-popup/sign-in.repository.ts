@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { IsNull, MoreThan } from 'typeorm';
 import { deleteInBatches } from '../database/batched-delete';
+import { PersonalData, type ErasedMember } from '../common/privacy/personal-data.decorator';
 import { TransactionHost } from '../database/transaction-host';
 import { ConsentTokenEntity, SessionEntity } from './session.entity';
 import { SignInCodeEntity } from './sign-in-code.entity';
@@ -115,5 +116,40 @@ export class SignInRepository {
         `tenant_id, id`,
       ),
     };
+  }
+
+  /**
+   * docs/privacy.md: the member's sign-in codes, sessions and the consent tokens bound to them,
+   * deleted; answers the emails the codes were sent to.
+   */
+  @PersonalData('member', 'sign_in')
+  async erasePersonal(member: ErasedMember): Promise<string[]> {
+    const [codes]: [{ email: string }[], number] = await this.tx.manager.query(
+      `DELETE FROM sign_in_codes WHERE tenant_id = $1 AND member_id = $2 RETURNING email`,
+      [member.tenantId, member.memberId],
+    );
+    await this.tx.manager.query(
+      `WITH gone AS (DELETE FROM sessions WHERE tenant_id = $1 AND member_id = $2
+                     RETURNING token_hash)
+       DELETE FROM consent_tokens WHERE session_hash IN (SELECT token_hash FROM gone)`,
+      [member.tenantId, member.memberId],
+    );
+    return codes.map((c) => c.email);
+  }
+
+  /** docs/privacy.md: what the sign-in keeps about the member (no code or token itself). */
+  @PersonalData('export', 'sign_in')
+  async exportPersonal(tenantId: string, memberId: string): Promise<Record<string, unknown>> {
+    const codes: { email: string; created_at: Date }[] = await this.tx.manager.query(
+      `SELECT email, created_at FROM sign_in_codes WHERE tenant_id = $1 AND member_id = $2
+        ORDER BY created_at`,
+      [tenantId, memberId],
+    );
+    const sessions: { created_at: Date; expires_at: Date }[] = await this.tx.manager.query(
+      `SELECT created_at, expires_at FROM sessions WHERE tenant_id = $1 AND member_id = $2
+        ORDER BY created_at`,
+      [tenantId, memberId],
+    );
+    return { sign_in_codes: codes, sessions };
   }
 }

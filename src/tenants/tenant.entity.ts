@@ -2,6 +2,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { PayoutSettings } from './payout-settings';
 import type { FraudSettingsInput } from './fraud-settings';
 import type { Program } from './program';
+import type { RetentionSettings } from './retention-settings';
 
 /** How the Embed Data reads of a tenant are gated (docs/embedding.md §3). */
 export const EMBED_AUTH_MODES = ['origin', 'token'] as const;
@@ -37,6 +38,9 @@ export class TenantEntity {
    * also needs the popup JWT of the member it reads.
    */
   @Column({ type: 'text', name: 'embed_auth', default: 'origin' }) embedAuth: EmbedAuth;
+  /** docs/privacy.md, "Retention": days client data and events are kept (defaults filled in). */
+  @Column({ type: 'jsonb', default: () => `'{"client_data_days": 90, "events_days": 30}'` })
+  retention?: RetentionSettings;
   @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' }) createdAt: Date;
   @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' }) updatedAt: Date;
 }

@@ -1,5 +1,6 @@
 import { withFraudDefaults } from './fraud-settings';
 import { withPayoutDefaults } from './payout-settings';
+import { withRetentionDefaults } from './retention-settings';
 import type { TenantResponse } from './dto/tenant.response';
 import type { TenantEntity } from './tenant.entity';
 
@@ -18,6 +19,7 @@ export function toTenantResponse(tenant: TenantEntity): TenantResponse {
     attribution_window_days: tenant.attributionWindowDays,
     fraud: withFraudDefaults(tenant.fraud),
     embed_auth: tenant.embedAuth,
+    retention: withRetentionDefaults(tenant.retention),
     created_at: tenant.createdAt.toISOString(),
     updated_at: tenant.updatedAt.toISOString(),
   };

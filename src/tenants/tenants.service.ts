@@ -9,6 +9,7 @@ import type { CreateTenantDto } from './dto/create-tenant.dto';
 import type { CreatedTenantResponse, TenantResponse } from './dto/tenant.response';
 import type { UpdateTenantDto } from './dto/update-tenant.dto';
 import { DEFAULT_ATTRIBUTION_WINDOW_DAYS, withFraudDefaults } from './fraud-settings';
+import { withRetentionDefaults } from './retention-settings';
 import { withProgramDefaults } from './program';
 import { ProgramVersionsService } from './program-versions.service';
 import { StaffTokensRepository } from './staff-tokens.repository';
@@ -53,6 +54,7 @@ export class TenantsService {
           attributionWindowDays: dto.attribution_window_days ?? DEFAULT_ATTRIBUTION_WINDOW_DAYS,
           fraud: withFraudDefaults(dto.fraud),
           embedAuth: dto.embed_auth ?? 'origin',
+          retention: withRetentionDefaults(dto.retention),
           createdAt: now,
           updatedAt: now,
         };
@@ -120,6 +122,12 @@ export class TenantsService {
       }
       if (dto.fraud !== undefined) current.fraud = withFraudDefaults(dto.fraud);
       if (dto.embed_auth !== undefined) current.embedAuth = dto.embed_auth;
+      if (dto.retention !== undefined) {
+        current.retention = withRetentionDefaults(
+          dto.retention,
+          withRetentionDefaults(current.retention),
+        );
+      }
       current.updatedAt = new Date();
       const saved = await this.tenants.save(current);
       await this.audit.record(

@@ -4,6 +4,8 @@ import { from as copyFrom } from 'pg-copy-streams';
 import type { Writable } from 'node:stream';
 import { checkOut } from '../database/checkout';
 import { LONG_STATEMENT_TIMEOUT } from '../database/timeouts';
+import { PersonalData } from '../common/privacy/personal-data.decorator';
+import { redactColumns } from '../database/redaction';
 import { TransactionHost } from '../database/transaction-host';
 import type { ApplyCounts, ApplyPhase } from '../members/member-import.service';
 import { STAGING_COLUMNS, type ImportError, type ImportFormat } from './import-rows';
@@ -292,5 +294,15 @@ export class ImportsRepository {
     } finally {
       client.release();
     }
+  }
+
+  /** docs/privacy.md: erased values copied into this table's texts, replaced. */
+  @PersonalData('redact', 'imports')
+  redactPersonal(tenantId: string, values: string[]): Promise<number> {
+    return redactColumns(this.tx.manager, tenantId, values, {
+      table: 'imports',
+      key: ['tenant_id', 'id'],
+      columns: { errors: 'jsonb' },
+    });
   }
 }

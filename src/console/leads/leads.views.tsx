@@ -9,6 +9,7 @@ import { consolePage } from '../console-page';
 import { ListPager, ListSummary } from '../../pages/list-parts';
 import { RecordFilters } from '../record-filters';
 import type { LeadListResponse } from './leads.response';
+import { CustomerErasureSection } from '../privacy/privacy.views';
 
 /** `2026-11-21T09:30:00.000Z` → `2026-11-21 09:30`. */
 const minute = (iso: string) => iso.slice(0, 16).replace('T', ' ');
@@ -121,6 +122,7 @@ export function leadsPage(
           <ListPager ctx={ctx} base={base} filters={filters} pagination={list.pagination} />
         </>
       )}
+      <CustomerErasureSection ctx={ctx} />
     </>,
   );
 }

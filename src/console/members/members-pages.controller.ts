@@ -42,7 +42,8 @@ export class MembersPagesController {
       banned_at: member?.bannedAt?.toISOString() ?? null,
       ban_reason: member?.banReason ?? null,
     };
-    return partnerPage(ctx, partner, { notice: query.notice, error: query.error }, ban);
+    const erasedAt = member?.erasedAt?.toISOString() ?? null;
+    return partnerPage(ctx, partner, { notice: query.notice, error: query.error }, ban, erasedAt);
   }
 
   @Post(':user_id/deactivate')

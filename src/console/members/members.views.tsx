@@ -7,6 +7,7 @@ import { consolePage } from '../console-page';
 import { ListPager, ListSummary } from '../../pages/list-parts';
 import { RECORD_TEXTS } from '../records.i18n';
 import { type BanState, BanSection } from './member-ban.views';
+import { PartnerPrivacySection } from '../privacy/privacy.views';
 import { PARTNER_SORTS, type PartnerSort } from './partners.dto';
 import type {
   PartnerDetailResponse,
@@ -97,6 +98,7 @@ export function partnerPage(
   d: PartnerDetailResponse,
   shown: { notice?: string; error?: string },
   ban: BanState = { banned_at: null, ban_reason: null },
+  erasedAt: string | null = null,
 ): HtmlPage {
   const { t, int, money } = ctx.fmt;
   const base = `/org/${ctx.tenant.slug}/partners`;
@@ -142,7 +144,7 @@ export function partnerPage(
           <dt>{t.clicks}</dt>
           <dd>{int(u.clicks_count)}</dd>
         </dl>
-        {ban.banned_at ? null : ctx.can('manager') ? (
+        {ban.banned_at || erasedAt ? null : ctx.can('manager') ? (
           <form
             method="post"
             action={`${base}/${u.user_id}/${u.is_active ? 'deactivate' : 'activate'}`}
@@ -161,6 +163,7 @@ export function partnerPage(
           <p class="muted">{t.viewerNote}</p>
         )}
         <BanSection ctx={ctx} userId={u.user_id} ban={ban} />
+        <PartnerPrivacySection ctx={ctx} userId={u.user_id} erasedAt={erasedAt} />
       </section>
       <TableSection
         id="balance"

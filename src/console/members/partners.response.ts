@@ -10,6 +10,8 @@ export class PartnerResponse {
   /** @example "anna@example.org" */ email: string | null;
   /** `partner`, `ambassador` or `leader`. @example "partner" */ role: string;
   /** @example true */ is_active: boolean;
+  /** docs/privacy.md: the partner's personal data was erased (a tombstone). @example false */
+  erased: boolean;
   /** The referrer's surrogate id. @example null */ referrer_user_id: string | null;
   /** @example 0 */ depth: number;
   /** Members below at any depth. @example 12 */ downline_count: number;

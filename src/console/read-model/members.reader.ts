@@ -17,7 +17,7 @@ import type {
 } from '../members/partners.response';
 
 const PARTNER_COLUMNS = `m.id AS user_id, m.service_user_id, m.external_id, m.full_name, m.email,
-  m.role, m.is_active, m.referrer_member_id AS referrer_user_id, m.depth, m.downline_count,
+  m.role, m.is_active, m.erased_at IS NOT NULL AS erased, m.referrer_member_id AS referrer_user_id, m.depth, m.downline_count,
   m.leads_count, m.clicks_count, m.group_id,
   to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS joined_at`;
 

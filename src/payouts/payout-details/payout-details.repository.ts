@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { PersonalData, type ErasedMember } from '../../common/privacy/personal-data.decorator';
 import { TransactionHost } from '../../database/transaction-host';
 
 export interface PayoutDetailsRow {
@@ -48,5 +49,12 @@ export class PayoutDetailsRepository {
       [tenantId, memberId],
     );
     return count > 0;
+  }
+
+  /** docs/privacy.md: the member's payout details, deleted (their values come from the service). */
+  @PersonalData('member', 'payout_details')
+  async erasePersonal(member: ErasedMember): Promise<string[]> {
+    await this.delete(member.tenantId, member.memberId);
+    return [];
   }
 }

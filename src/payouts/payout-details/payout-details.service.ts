@@ -134,6 +134,12 @@ export class PayoutDetailsService {
     };
   }
 
+  /** docs/privacy.md: the member's details in full (the subject-access export), or null. */
+  async personalData(tenantId: string, memberId: string): Promise<PayoutDetails | null> {
+    const row = await this.repo.find(tenantId, memberId);
+    return row && this.open(tenantId, memberId, row.sealed);
+  }
+
   /** Removes the member's details (audited); whether there were any. For erasure (SPEC 17). */
   remove(tenantId: string, memberId: string, actor: AuditActor): Promise<boolean> {
     return this.tx.transaction(async () => {

@@ -17,6 +17,7 @@ import {
 import { IsCurrencyCode, IsIntlLocale, ToCanonicalLocale } from '../../common/i18n/validators';
 import { PayoutSettingsDto } from '../payout-settings';
 import { FraudSettingsDto } from '../fraud-settings';
+import { RetentionSettingsDto } from '../retention-settings';
 import { EMBED_AUTH_MODES, type EmbedAuth } from '../tenant.entity';
 import { ProgramDto } from './program.dto';
 import { IsExactOrigin, IsHostName, IsLinkTemplates } from './tenant-validators';
@@ -89,4 +90,14 @@ export class CreateTenantDto {
   @Optional()
   @IsIn(EMBED_AUTH_MODES)
   embed_auth?: EmbedAuth;
+
+  /**
+   * docs/privacy.md, "Retention": `client_data_days` (default 90), after which client IPs and
+   * user agents are cleared, and `events_days` (default 30); what is left out is kept.
+   */
+  @Optional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => RetentionSettingsDto)
+  retention?: RetentionSettingsDto;
 }

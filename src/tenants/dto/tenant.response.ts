@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PayoutSettingsResponse } from '../payout-settings';
 import { FraudSettingsResponse } from '../fraud-settings';
+import { RetentionSettingsResponse } from '../retention-settings';
 import { EMBED_AUTH_MODES, type EmbedAuth } from '../tenant.entity';
 import { ProgramPhaseDto, ProgramTierDto } from './program.dto';
 
@@ -38,6 +39,8 @@ export class TenantResponse {
   /** docs/embedding.md §3: how the widgets' reads are gated. */
   @ApiProperty({ enum: EMBED_AUTH_MODES, example: 'origin' })
   embed_auth: EmbedAuth;
+  /** docs/privacy.md, "Retention": days client data and events are kept. */
+  retention: RetentionSettingsResponse;
   /** @example "2026-11-21T09:30:00.000Z" */ created_at: string;
   /** @example "2026-11-21T09:30:00.000Z" */ updated_at: string;
 }

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DELETE_BATCH as BATCH, deletePerTenantInBatches } from '../../database/batched-delete';
+import { PersonalData } from '../../common/privacy/personal-data.decorator';
+import { redactColumns } from '../../database/redaction';
 import { TransactionHost } from '../../database/transaction-host';
 import { WebhookAttemptEntity } from '../webhook-attempt.entity';
 import { WebhookDeliveryEntity, type DeliveryStatus } from '../webhook-delivery.entity';
@@ -202,5 +204,24 @@ export class DeliveriesRepository {
        SELECT count(*)::int AS deleted FROM deliveries`,
       [retentionDays],
     );
+  }
+
+  /**
+   * docs/privacy.md: erased values a receiver echoed back (attempts' answers and errors), replaced;
+   * the event bodies themselves are the outbox's.
+   */
+  @PersonalData('redact', 'webhook_attempts')
+  async redactPersonal(tenantId: string, values: string[]): Promise<number> {
+    const attempts = await redactColumns(this.tx.manager, tenantId, values, {
+      table: 'webhook_attempts',
+      key: ['tenant_id', 'event_id', 'attempt'],
+      columns: { response_body: 'text', error: 'text' },
+    });
+    const deliveries = await redactColumns(this.tx.manager, tenantId, values, {
+      table: 'webhook_deliveries',
+      key: ['tenant_id', 'event_id'],
+      columns: { last_error: 'text' },
+    });
+    return attempts + deliveries;
   }
 }

@@ -48,7 +48,9 @@ describe('housekeeping', () => {
   it("runs the retention jobs the features declare, the outbox's events after webhooks' deliveries", () => {
     expect(t.app.get(HousekeepingService).jobNames()).toEqual([
       'adminSessions',
+      'conversionClientData',
       'idempotencyKeys',
+      'leadClientData',
       'signIn',
       'webhookDeliveries',
       'events',

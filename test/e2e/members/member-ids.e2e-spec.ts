@@ -56,6 +56,7 @@ describe('a member may be named by usr_ or mbr_', () => {
       user_id: maria.memberId,
       service_user_id: maria.serviceUserId,
       is_active: false,
+      erased: false,
     });
     const on = await admin('post', `/users/${maria.memberId}/activate`);
     expect(on.status).toBe(200);
@@ -63,6 +64,7 @@ describe('a member may be named by usr_ or mbr_', () => {
       user_id: maria.memberId,
       service_user_id: maria.serviceUserId,
       is_active: true,
+      erased: false,
     });
   });
 

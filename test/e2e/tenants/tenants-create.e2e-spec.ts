@@ -43,6 +43,7 @@ describe('Admin API: creating tenants', () => {
         attribution_window_days: 90,
         // docs/embedding.md §3: the widgets' reads gated by Origin alone unless asked otherwise.
         embed_auth: 'origin',
+        retention: { client_data_days: 90, events_days: 30 },
         fraud: {
           self_referral: { enabled: true },
           duplicate_customer: { enabled: true },
