@@ -8,7 +8,8 @@
  *
  * Run: npm run bench:backtest   (npx ts-node --transpile-only bench/backtest.bench.ts)
  * Works on its own copy of `bench_embed` (built first when missing), to which it adds the
- * conversions (spread over the last 89 days, on 300,000 of the seed's leads) and their referrer
+ * conversions (spread evenly over the last 89 days and inserted in that order, as registration
+ * writes them, on 300,000 of the seed's leads) and their referrer
  * and upline_1 bonuses in set-based statements; the copy is dropped at the end. Knobs:
  * BENCH_BACKTEST_CONVERSIONS (1000000), BENCH_TEMPLATE_WAIT_S, BENCH_DATABASE_SERVER.
  * It reports PASS/FAIL, it is not a gate; it exits 1 only if it crashes (bench/harness.ts).
@@ -27,7 +28,9 @@ const SLUG = 'bench';
 const TARGET = { ratio: 5, seconds: 60 };
 const DAY_MS = 86_400_000;
 
-const copyName = `bench_backtest_${Date.now().toString(36)}`;
+/** BENCH_BACKTEST_KEEP=<name>: build the copy under that name and keep it; a later run reuses it. */
+const KEEP = process.env.BENCH_BACKTEST_KEEP;
+const copyName = KEEP ?? `bench_backtest_${Date.now().toString(36)}`;
 const copyUrl = `${BENCH_DATABASE_SERVER}/${copyName}`;
 
 async function copyDataSet(log: (m: string) => void): Promise<string> {
@@ -35,6 +38,12 @@ async function copyDataSet(log: (m: string) => void): Promise<string> {
   const admin = new Client({ connectionString: `${BENCH_DATABASE_SERVER}/postgres` });
   await admin.connect();
   try {
+    const kept =
+      KEEP && (await admin.query(`SELECT 1 FROM pg_database WHERE datname = $1`, [KEEP]));
+    if (kept && kept.rowCount) {
+      log(`reusing ${KEEP}`);
+      return copyUrl;
+    }
     const exists = await admin.query(`SELECT 1 FROM pg_database WHERE datname = $1`, [source]);
     if (!exists.rowCount) await seedLarge({ reuse: true, log });
     const until = Date.now() + TEMPLATE_WAIT_S * 1000;
@@ -55,21 +64,8 @@ async function copyDataSet(log: (m: string) => void): Promise<string> {
   }
 }
 
-runBenchmark({ name: 'backtest', database: copyDataSet }, async (bench) => {
-  const { log, startApp, onCleanup, adminToken } = bench;
-  onCleanup(async () => {
-    const admin = new Client({ connectionString: `${BENCH_DATABASE_SERVER}/postgres` });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(copyName)} WITH (FORCE)`);
-    await admin.end();
-    log(`dropped ${copyName}`);
-  });
-  const db = new Client({ connectionString: copyUrl });
-  await db.connect();
-  onCleanup(() => db.end());
-
-  // Setup (not timed): the conversions and what the tenant's program paid for them.
-  const t0 = Date.now();
+/** The conversions (spread over the last 89 days), their bonuses and the personal sales. */
+async function addConversions(db: Client, log: (m: string) => void, t0: number): Promise<void> {
   await db.query(`SET session_replication_role = replica`);
   await db.query(
     `CREATE TEMP TABLE used_leads AS
@@ -82,7 +78,8 @@ runBenchmark({ name: 'backtest', database: copyDataSet }, async (bench) => {
     `INSERT INTO conversions (tenant_id, id, lead_id, amount_kopecks, currency, external_order_id,
                               status, created_at)
      SELECT $1, 'cnv_bt' || lpad(g::text, 20, '0'), l.id, 1000 + (random() * 99000)::int, 'RUB',
-            'bt-' || g, 'registered', now() - random() * interval '89 days'
+            'bt-' || g, 'registered',
+            now() - (1 - g::float8 / ($2::int + 1)) * interval '89 days'
        FROM generate_series(1, $2::int) g JOIN used_leads l ON l.n = 1 + g % $3::int`,
     [TENANT_ID, CONVERSIONS, leads],
   );
@@ -125,6 +122,28 @@ runBenchmark({ name: 'backtest', database: copyDataSet }, async (bench) => {
     `setup: ${CONVERSIONS} conversions on ${leads} leads, their bonuses and personal sales, ` +
       `${((Date.now() - t0) / 1000).toFixed(1)} s`,
   );
+}
+
+runBenchmark({ name: 'backtest', database: copyDataSet }, async (bench) => {
+  const { log, startApp, onCleanup, adminToken } = bench;
+  onCleanup(async () => {
+    if (KEEP) return;
+    const admin = new Client({ connectionString: `${BENCH_DATABASE_SERVER}/postgres` });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(copyName)} WITH (FORCE)`);
+    await admin.end();
+    log(`dropped ${copyName}`);
+  });
+  const db = new Client({ connectionString: copyUrl });
+  await db.connect();
+  onCleanup(() => db.end());
+
+  // Setup (not timed): the conversions and what the tenant's program paid for them.
+  const t0 = Date.now();
+  const [{ n: already }] = (
+    await db.query(`SELECT count(*)::int AS n FROM conversions WHERE id LIKE 'cnv_bt%'`)
+  ).rows;
+  if (!already) await addConversions(db, log, t0);
 
   const to = new Date().toISOString().slice(0, 10);
   const from = new Date(Date.now() - 89 * DAY_MS).toISOString().slice(0, 10);

@@ -1,19 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '../database/transaction-host';
 
-/** Which conversions a draft governs: as "Which program pays" picks, with the groups as they are now. */
-export type GovernedBy = { type: 'default' } | { type: 'group' | 'offer'; id: string };
-
 /** A conversion of the period, in registration order. */
 export interface ReplayedConversion {
   id: string;
   leadId: string;
   createdAt: Date;
+  /** `created_at` to the microsecond, where the next page starts. */
+  position: string;
   amountKopecks: number;
   currency: string;
   reversed: boolean;
+}
+
+export interface LeadLink {
+  id: string;
   referrerMemberId: string | null;
-  governed: boolean;
+  offerId: string | null;
 }
 
 export interface MemberLink {
@@ -21,98 +24,128 @@ export interface MemberLink {
   parentId: string | null;
   serviceUserId: string;
   isActive: boolean;
+  groupId: string | null;
 }
 
-/** The SQL condition (over `l` leads, `o` offers, `m` referrers, `g` their groups) and its parameter. */
-function governedSql(by: GovernedBy, param: number): { sql: string; params: string[] } {
-  if (by.type === 'offer') return { sql: `l.offer_id = $${param}`, params: [by.id] };
-  if (by.type === 'group') {
-    return { sql: `o.program IS NULL AND m.group_id = $${param}`, params: [by.id] };
-  }
-  return { sql: `o.program IS NULL AND g.program IS NULL`, params: [] };
+/** What conversions paid one payee in one tier, and whose program paid it. */
+export interface PaidBonus {
+  memberId: string;
+  serviceUserId: string;
+  tier: string;
+  offerId: string | null;
+  referrerGroupId: string | null;
+  amountKopecks: number;
 }
-
-const PAYING_JOINS = `
-  JOIN leads l ON l.tenant_id = c.tenant_id AND l.id = c.lead_id
-  LEFT JOIN offers o ON o.tenant_id = l.tenant_id AND o.id = l.offer_id
-  LEFT JOIN members m ON m.tenant_id = l.tenant_id AND m.id = l.referrer_member_id
-  LEFT JOIN groups g ON g.tenant_id = m.tenant_id AND g.id = m.group_id`;
 
 /**
  * The reads of a backtest (docs/money.md §2, "Backtest"): the period's conversions in registration
- * order, a page at a time; what their bonuses were; the members above the referrers; the lead
- * history and personal sales from before the period. Reads only.
+ * order, a page at a time, as plain as the floor's read of them (a range of ix_conversions_created);
+ * then, by id, what the replay does not know yet: their leads, the members above the referrers;
+ * what the bonuses they paid add up to; and the lead history and personal sales from before the period. Reads
+ * only.
  */
 @Injectable()
 export class BacktestRepository {
   constructor(private readonly tx: TransactionHost) {}
 
-  /** Up to `limit` conversions registered in [from, to) after `after`, oldest first. */
+  /** Up to `limit` conversions registered in [from, to) after the position `after`, oldest first. */
   async page(
     tenantId: string,
     from: Date,
     to: Date,
-    by: GovernedBy,
-    after: { at: Date; id: string } | null,
+    after: { position: string; id: string } | null,
     limit: number,
   ): Promise<ReplayedConversion[]> {
-    const governed = governedSql(by, 6);
     const rows: {
       id: string;
       lead_id: string;
       created_at: Date;
+      position: string;
       amount_kopecks: string;
       currency: string;
       reversed: boolean;
-      referrer_member_id: string | null;
-      governed: boolean;
     }[] = await this.tx.select(
-      `SELECT c.id, c.lead_id, c.created_at, c.amount_kopecks, c.currency,
-              c.status = 'reversed' AS reversed, l.referrer_member_id,
-              coalesce(${governed.sql}, false) AS governed
-         FROM conversions c ${PAYING_JOINS}
-        WHERE c.tenant_id = $1 AND c.created_at >= $2 AND c.created_at < $3
-          AND (c.created_at, c.id) > ($4::timestamptz, $5::text)
-        ORDER BY c.created_at, c.id
+      `SELECT id, lead_id, created_at, created_at::text AS position, amount_kopecks, currency,
+              status = 'reversed' AS reversed
+         FROM conversions
+        WHERE tenant_id = $1 AND created_at >= $2 AND created_at < $3
+          AND (created_at, id) > ($4::timestamptz, $5::text)
+        ORDER BY created_at, id
         LIMIT ${Number(limit)}`,
-      [tenantId, from, to, after?.at ?? new Date(0), after?.id ?? '', ...governed.params],
+      [tenantId, from, to, after?.position ?? '-infinity', after?.id ?? ''],
     );
     return rows.map((r) => ({
       id: r.id,
       leadId: r.lead_id,
       createdAt: r.created_at,
+      position: r.position,
       amountKopecks: Number(r.amount_kopecks),
       currency: r.currency.trim(),
       reversed: r.reversed,
-      referrerMemberId: r.referrer_member_id,
-      governed: r.governed,
     }));
   }
 
-  /** The bonuses of the governed, unreversed conversions of the period in `currency`, per member and tier. */
-  async actual(
-    tenantId: string,
-    from: Date,
-    to: Date,
-    by: GovernedBy,
-    currency: string,
-  ): Promise<{ memberId: string; serviceUserId: string; tier: string; amountKopecks: number }[]> {
-    const governed = governedSql(by, 5);
-    const rows: { member_id: string; service_user_id: string; tier: string; amount: string }[] =
+  async leads(tenantId: string, ids: readonly string[]): Promise<LeadLink[]> {
+    if (!ids.length) return [];
+    const rows: { id: string; referrer_member_id: string | null; offer_id: string | null }[] =
       await this.tx.select(
-        `SELECT b.member_id, b.service_user_id, b.tier, sum(b.amount_kopecks)::text AS amount
-           FROM conversions c ${PAYING_JOINS}
-           JOIN bonuses b ON b.tenant_id = c.tenant_id AND b.source_type = 'conversion'
-                         AND b.source_id = c.id
-          WHERE c.tenant_id = $1 AND c.created_at >= $2 AND c.created_at < $3
-            AND c.status <> 'reversed' AND c.currency = $4 AND coalesce(${governed.sql}, false)
-          GROUP BY 1, 2, 3`,
-        [tenantId, from, to, currency, ...governed.params],
+        `SELECT id, referrer_member_id, offer_id FROM leads
+          WHERE tenant_id = $1 AND id = ANY($2::text[])`,
+        [tenantId, ids],
       );
+    return rows.map((r) => ({
+      id: r.id,
+      referrerMemberId: r.referrer_member_id,
+      offerId: r.offer_id,
+    }));
+  }
+
+  /** The offers and the groups of the tenant that have a program of their own. */
+  async ownPrograms(tenantId: string): Promise<{ offers: Set<string>; groups: Set<string> }> {
+    const rows: { kind: string; id: string }[] = await this.tx.select(
+      `SELECT 'offer' AS kind, id FROM offers WHERE tenant_id = $1 AND program IS NOT NULL
+       UNION ALL
+       SELECT 'group', id FROM groups WHERE tenant_id = $1 AND program IS NOT NULL`,
+      [tenantId],
+    );
+    return {
+      offers: new Set(rows.filter((r) => r.kind === 'offer').map((r) => r.id)),
+      groups: new Set(rows.filter((r) => r.kind === 'group').map((r) => r.id)),
+    };
+  }
+
+  /**
+   * What the period's unreversed conversions in `currency` paid, per payee and tier, with what
+   * decides which program governs them: the lead's offer and its referrer's group now. One
+   * statement (hash joins over the period), however many conversions.
+   */
+  async paid(tenantId: string, from: Date, to: Date, currency: string): Promise<PaidBonus[]> {
+    const rows: {
+      member_id: string;
+      service_user_id: string;
+      tier: string;
+      offer_id: string | null;
+      group_id: string | null;
+      amount: string;
+    }[] = await this.tx.select(
+      `SELECT b.member_id, b.service_user_id, b.tier, l.offer_id, r.group_id,
+              sum(b.amount_kopecks)::text AS amount
+         FROM conversions c
+         JOIN bonuses b ON b.tenant_id = c.tenant_id AND b.source_type = 'conversion'
+                       AND b.source_id = c.id
+         JOIN leads l ON l.tenant_id = c.tenant_id AND l.id = c.lead_id
+         LEFT JOIN members r ON r.tenant_id = l.tenant_id AND r.id = l.referrer_member_id
+        WHERE c.tenant_id = $1 AND c.created_at >= $2 AND c.created_at < $3
+          AND c.status <> 'reversed' AND c.currency = $4
+        GROUP BY 1, 2, 3, 4, 5`,
+      [tenantId, from, to, currency],
+    );
     return rows.map((r) => ({
       memberId: r.member_id,
       serviceUserId: r.service_user_id,
       tier: r.tier,
+      offerId: r.offer_id,
+      referrerGroupId: r.group_id,
       amountKopecks: Number(r.amount),
     }));
   }
@@ -143,8 +176,9 @@ export class BacktestRepository {
       referrer_member_id: string | null;
       service_user_id: string;
       is_active: boolean;
+      group_id: string | null;
     }[] = await this.tx.select(
-      `SELECT id, referrer_member_id, service_user_id, is_active FROM members
+      `SELECT id, referrer_member_id, service_user_id, is_active, group_id FROM members
         WHERE tenant_id = $1 AND id = ANY($2::text[])`,
       [tenantId, ids],
     );
@@ -153,6 +187,7 @@ export class BacktestRepository {
       parentId: r.referrer_member_id,
       serviceUserId: r.service_user_id,
       isActive: r.is_active,
+      groupId: r.group_id,
     }));
   }
 
@@ -160,18 +195,16 @@ export class BacktestRepository {
   async salesBefore(
     tenantId: string,
     currency: string,
-    memberIds: readonly string[],
     from: Date,
     days: number,
   ): Promise<{ memberId: string; day: string; amountKopecks: number }[]> {
-    if (!memberIds.length || days <= 0) return [];
+    if (days <= 0) return [];
     const rows: { member_id: string; day: string; amount: string }[] = await this.tx.select(
       `SELECT member_id, to_char(day, 'YYYY-MM-DD') AS day, sum(amount_kopecks)::text AS amount
          FROM personal_sales_daily
-        WHERE tenant_id = $1 AND currency = $2 AND member_id = ANY($3::text[])
-          AND day >= $4::date - $5::int AND day < $4::date
+        WHERE tenant_id = $1 AND currency = $2 AND day >= $3::date - $4::int AND day < $3::date
         GROUP BY member_id, day ORDER BY member_id, day`,
-      [tenantId, currency, memberIds, from.toISOString().slice(0, 10), days],
+      [tenantId, currency, from.toISOString().slice(0, 10), days],
     );
     return rows.map((r) => ({
       memberId: r.member_id,

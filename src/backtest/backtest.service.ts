@@ -12,7 +12,7 @@ import {
   withProgramDefaults,
 } from '../tenants/program';
 import type { TenantEntity } from '../tenants/tenant.entity';
-import { BacktestRepository, type GovernedBy, type MemberLink } from './backtest.repository';
+import { BacktestRepository, type LeadLink, type MemberLink } from './backtest.repository';
 import type { BacktestDto, BacktestResponse, BacktestTarget } from './dto/backtest.dto';
 import { dayNumber, SalesLedger } from './sales-ledger';
 
@@ -21,6 +21,9 @@ export const MAX_BACKTEST_DAYS = 366;
 /** Conversions read per statement. */
 const PAGE = 20_000;
 const TOP_PARTNERS = 20;
+
+/** Which conversions a draft governs: as "Which program pays" picks, with the groups as they are now. */
+type GovernedBy = { type: 'default' } | { type: 'group' | 'offer'; id: string };
 
 /** Per member and tier, what a side (actual or draft) paid. */
 class Tally {
@@ -56,21 +59,9 @@ export class BacktestService {
     // One snapshot for every read; the period's statements may be long.
     return this.tx.transaction(async () => {
       await this.tx.allowLongStatements();
-      const replay = new Replay(this.repo, tenant, draft, from, to);
-      const draftSide = await replay.run(by);
-      const actual = await this.repo.actual(tenant.id, from, to, by, tenant.currency);
-      const actualSide = new Tally();
-      const people = replay.people;
-      for (const row of actual) {
-        actualSide.add(row.tier, row.amountKopecks);
-        const person = people.get(row.memberId) ?? {
-          userId: row.serviceUserId,
-          actual: 0,
-          draft: 0,
-        };
-        person.actual += row.amountKopecks;
-        people.set(row.memberId, person);
-      }
+      const replay = new Replay(this.repo, tenant, draft, by, from, to);
+      await replay.run();
+      const people = [...replay.people.values()];
       return {
         target: dto.target,
         from: dto.from,
@@ -78,10 +69,10 @@ export class BacktestService {
         currency: tenant.currency,
         conversions: replay.replayed,
         skipped: replay.skipped,
-        actual: { commission_kopecks: actualSide.total, by_tier: actualSide.byTier },
-        draft: { commission_kopecks: draftSide.total, by_tier: draftSide.byTier },
-        delta_kopecks: draftSide.total - actualSide.total,
-        partners: [...people.values()]
+        actual: { commission_kopecks: replay.actual.total, by_tier: replay.actual.byTier },
+        draft: { commission_kopecks: replay.draft.total, by_tier: replay.draft.byTier },
+        delta_kopecks: replay.draft.total - replay.actual.total,
+        partners: people
           .filter((p) => p.draft !== p.actual)
           .sort(
             (a, b) =>
@@ -137,95 +128,142 @@ function period(fromDay: string, toDay: string): { from: Date; to: Date } {
   return { from, to: new Date(last.getTime() + 86_400_000) };
 }
 
-/** One run of the replay: the members, lead histories and sales it has read so far. */
+/** One run of the replay: the leads, members, lead histories and sales it has read so far. */
 class Replay {
   replayed = 0;
   skipped = 0;
+  readonly actual = new Tally();
+  readonly draft = new Tally();
   readonly people = new Map<string, { userId: string; actual: number; draft: number }>();
+  private readonly leads = new Map<string, LeadLink>();
   private readonly links = new Map<string, MemberLink>();
-  private readonly salesLoaded = new Set<string>();
   private readonly sales = new SalesLedger();
   private times = new Map<string, Date[]>();
+  private owners: { offers: Set<string>; groups: Set<string> } = {
+    offers: new Set(),
+    groups: new Set(),
+  };
   private readonly depth: number;
+  /** Generations read above each page's referrers: more when compression may walk past the tiers. */
+  private readonly prefetch: number;
   private readonly windows: number;
   private readonly qualifies: boolean;
 
   constructor(
     private readonly repo: BacktestRepository,
     private readonly tenant: TenantEntity,
-    private readonly draft: Program,
+    private readonly program: Program,
+    private readonly by: GovernedBy,
     private readonly from: Date,
     private readonly to: Date,
   ) {
-    this.depth = maxTierCount(draft);
-    const phases = draft.phases ?? [{ tiers: draft.tiers }];
+    this.depth = maxTierCount(program);
+    this.prefetch = program.compression ? this.depth + 8 : this.depth;
+    const phases = program.phases ?? [{ tiers: program.tiers }];
     const windows = phases.flatMap((p) => p.tiers.flatMap((t) => t.qualify?.window_days ?? []));
     this.windows = Math.min(Math.max(0, ...windows), MAX_WINDOW_DAYS);
-    this.qualifies = draft.compression === true || windows.length > 0;
+    this.qualifies = program.compression === true || windows.length > 0;
   }
 
-  async run(by: GovernedBy): Promise<Tally> {
-    const tally = new Tally();
-    if (this.draft.phases)
-      this.times = await this.repo.earlierTimes(this.tenant.id, this.from, this.to);
-    let after: { at: Date; id: string } | null = null;
+  async run(): Promise<void> {
+    const tenantId = this.tenant.id;
+    this.owners = await this.repo.ownPrograms(tenantId);
+    // Personal sales from before the period, in day order, before the replay adds its own.
+    if (this.qualifies) {
+      const before = await this.repo.salesBefore(
+        tenantId,
+        this.tenant.currency,
+        this.from,
+        this.windows,
+      );
+      for (const row of before) this.sales.add(row.memberId, dayNumber(row.day), row.amountKopecks);
+    }
+    if (this.program.phases) {
+      this.times = await this.repo.earlierTimes(tenantId, this.from, this.to);
+    }
+    let after: { position: string; id: string } | null = null;
     for (;;) {
-      const page = await this.repo.page(this.tenant.id, this.from, this.to, by, after, PAGE);
+      const page = await this.repo.page(tenantId, this.from, this.to, after, PAGE);
       if (!page.length) break;
-      const referrers = [...new Set(page.flatMap((c) => c.referrerMemberId ?? []))];
-      await this.load(referrers, this.depth);
+      const newLeads = [...new Set(page.map((c) => c.leadId))].filter((id) => !this.leads.has(id));
+      for (const lead of await this.repo.leads(tenantId, newLeads)) this.leads.set(lead.id, lead);
+      const referrers = [
+        ...new Set(page.flatMap((c) => this.leads.get(c.leadId)?.referrerMemberId ?? [])),
+      ];
+      await this.load(referrers, this.prefetch);
       for (const c of page) {
+        const lead = this.leads.get(c.leadId);
+        const referrer = lead?.referrerMemberId ?? null;
         const counted = !c.reversed && c.currency === this.tenant.currency;
-        if (c.governed && !c.reversed && !counted) this.skipped++;
-        if (c.governed && counted && c.referrerMemberId) {
-          await this.pay(c.referrerMemberId, c.leadId, c.amountKopecks, c.createdAt, tally);
+        const group = referrer ? (this.links.get(referrer)?.groupId ?? null) : null;
+        const governed = !!lead && this.governs(lead.offerId, group);
+        if (governed && !c.reversed && !counted) this.skipped++;
+        if (governed && counted) {
+          this.replayed++;
+          if (referrer) await this.pay(referrer, c.leadId, c.amountKopecks, c.createdAt);
         }
-        if (c.governed && counted) this.replayed++;
-        if (this.draft.phases) this.history(c.leadId).push(c.createdAt);
-        if (counted && c.referrerMemberId) {
-          this.sales.add(c.referrerMemberId, dayNumber(c.createdAt), c.amountKopecks);
-        }
+        if (this.program.phases) this.history(c.leadId).push(c.createdAt);
+        if (counted && referrer) this.sales.add(referrer, dayNumber(c.createdAt), c.amountKopecks);
       }
       const last = page[page.length - 1];
-      after = { at: last.createdAt, id: last.id };
+      after = { position: last.position, id: last.id };
       if (page.length < PAGE) break;
     }
-    return tally;
+    const paid = await this.repo.paid(tenantId, this.from, this.to, this.tenant.currency);
+    for (const bonus of paid) {
+      if (!this.governs(bonus.offerId, bonus.referrerGroupId)) continue;
+      this.actual.add(bonus.tier, bonus.amountKopecks);
+      this.person(bonus.memberId, bonus.serviceUserId).actual += bonus.amountKopecks;
+    }
+  }
+
+  /** Whether the draft would pay this lead's conversions (docs/partners.md, "Which program pays"). */
+  private governs(offerId: string | null, group: string | null): boolean {
+    if (this.by.type === 'offer') return offerId === this.by.id;
+    if (offerId && this.owners.offers.has(offerId)) return false;
+    if (this.by.type === 'group') return group === this.by.id;
+    return !group || !this.owners.groups.has(group);
+  }
+
+  private person(memberId: string, userId: string) {
+    let person = this.people.get(memberId);
+    if (!person) {
+      person = { userId, actual: 0, draft: 0 };
+      this.people.set(memberId, person);
+    }
+    return person;
   }
 
   /** What the draft pays for one conversion, as ConversionsService.shares would. */
-  private async pay(referrer: string, leadId: string, amount: number, at: Date, tally: Tally) {
-    let tiers = this.draft.tiers;
-    if (this.draft.phases) {
-      const phase = phaseOf(this.draft.phases, this.history(leadId), at);
+  private async pay(referrer: string, leadId: string, amount: number, at: Date) {
+    let tiers = this.program.tiers;
+    if (this.program.phases) {
+      const phase = phaseOf(this.program.phases, this.history(leadId), at);
       if (!phase) return;
       tiers = phase.phase.tiers;
     }
     const day = dayNumber(at);
     const rules = {
-      compression: this.draft.compression === true,
+      compression: this.program.compression === true,
       personalSales: (id: string, windowDays: number) => this.sales.sum(id, windowDays, day),
     };
-    let chain = this.chain(referrer, this.depth);
-    let complete = chain.length < this.depth;
-    let walk = cascadeWalk(amount, tiers!, chain, rules);
-    while (walk.ranOut && !complete && chain.length < MAX_COMPRESSION_WALK + 1) {
-      const length = Math.min(chain.length * 2, MAX_COMPRESSION_WALK + 1);
-      await this.load([chain.at(-1)!.id], length - chain.length + 1);
-      const longer = this.chain(referrer, length);
-      complete = longer.length < length;
-      chain = longer;
+    let length = this.depth;
+    let walk: ReturnType<typeof cascadeWalk>;
+    for (;;) {
+      const { chain, cut } = this.chain(referrer, length);
+      // Members above not read yet: read them (and a stretch above), then walk again.
+      if (cut) {
+        await this.load([chain.at(-1)!.id], length - chain.length + 1);
+        continue;
+      }
       walk = cascadeWalk(amount, tiers!, chain, rules);
+      // A compressing walk that ran out of a chain that goes on: look twice as far up.
+      if (!walk.ranOut || chain.length < length || length > MAX_COMPRESSION_WALK) break;
+      length = Math.min(length * 2, MAX_COMPRESSION_WALK + 1);
     }
     for (const share of walk.shares) {
-      tally.add(share.tier, share.amountKopecks);
-      const person = this.people.get(share.memberId) ?? {
-        userId: share.serviceUserId,
-        actual: 0,
-        draft: 0,
-      };
-      person.draft += share.amountKopecks;
-      this.people.set(share.memberId, person);
+      this.draft.add(share.tier, share.amountKopecks);
+      this.person(share.memberId, share.serviceUserId).draft += share.amountKopecks;
     }
   }
 
@@ -238,43 +276,38 @@ class Replay {
     return list;
   }
 
-  /** The member and up to `length − 1` members above, from what has been loaded. */
-  private chain(memberId: string, length: number): ChainMember[] {
+  /**
+   * The member and up to `length − 1` members above, from what has been read; `cut` when it stops
+   * short at a member whose referrer is not read yet.
+   */
+  private chain(memberId: string, length: number): { chain: ChainMember[]; cut: boolean } {
     const chain: ChainMember[] = [];
     let link = this.links.get(memberId);
     while (link && chain.length < length) {
       chain.push({ id: link.id, serviceUserId: link.serviceUserId, isActive: link.isActive });
-      link = link.parentId ? this.links.get(link.parentId) : undefined;
+      if (!link.parentId) return { chain, cut: false };
+      const parent = this.links.get(link.parentId);
+      if (!parent && chain.length < length) return { chain, cut: true };
+      link = parent;
     }
-    return chain;
+    return { chain, cut: false };
   }
 
   /**
    * Reads the members and `levels − 1` generations above them that are not read yet, a generation
-   * per statement, and (when the draft qualifies) their personal sales from before the period.
+   * per statement.
    */
   private async load(ids: readonly string[], levels: number): Promise<void> {
-    let frontier = ids.filter((id) => !this.links.has(id));
     const walked = new Set<string>();
     let generation = [...ids];
     for (let level = 0; level < levels && generation.length; level++) {
-      const fetched = await this.repo.members(this.tenant.id, frontier);
-      for (const link of fetched) this.links.set(link.id, link);
+      const missing = generation.filter((id) => !this.links.has(id));
+      for (const link of await this.repo.members(this.tenant.id, missing)) {
+        this.links.set(link.id, link);
+      }
       for (const id of generation) walked.add(id);
       const parents = generation.flatMap((id) => this.links.get(id)?.parentId ?? []);
       generation = [...new Set(parents)].filter((id) => !walked.has(id));
-      frontier = generation.filter((id) => !this.links.has(id));
     }
-    if (!this.qualifies || this.windows === 0) return;
-    const unseen = [...walked].filter((id) => this.links.has(id) && !this.salesLoaded.has(id));
-    for (const id of unseen) this.salesLoaded.add(id);
-    const rows = await this.repo.salesBefore(
-      this.tenant.id,
-      this.tenant.currency,
-      unseen,
-      this.from,
-      this.windows,
-    );
-    for (const row of rows) this.sales.add(row.memberId, dayNumber(row.day), row.amountKopecks);
   }
 }
