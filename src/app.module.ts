@@ -19,7 +19,10 @@ import { FastLanesModule } from './fast-lanes/fast-lanes.module';
 import { GroupsModule } from './groups/groups.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { LeadsModule } from './leads/leads.module';
-import { NotificationsModule } from './notifications/notifications.module';
+import {
+  NotificationsModule,
+  NotificationsWorkerModule,
+} from './notifications/notifications.module';
 import { PortalModule } from './portal/portal.module';
 import { SignInPopupModule } from './sign-in-popup/sign-in-popup.module';
 import { OffersModule } from './offers/offers.module';
@@ -98,6 +101,7 @@ export class AppModule {
               HousekeepingWorkerModule,
               PayoutsWorkerModule,
               TransferWorkerModule,
+              NotificationsWorkerModule,
             ]),
       ],
       providers: [

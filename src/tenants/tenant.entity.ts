@@ -2,6 +2,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { PayoutSettings } from './payout-settings';
 import type { FraudSettingsInput } from './fraud-settings';
 import type { Program } from './program';
+import type { Branding, MailSettings } from './mail-settings';
 
 /** How the Embed Data reads of a tenant are gated (docs/embedding.md §3). */
 export const EMBED_AUTH_MODES = ['origin', 'token'] as const;
@@ -37,6 +38,10 @@ export class TenantEntity {
    * also needs the popup JWT of the member it reads.
    */
   @Column({ type: 'text', name: 'embed_auth', default: 'origin' }) embedAuth: EmbedAuth;
+  /** docs/notifications.md: how partner mail looks (as given; defaults filled in when read). */
+  @Column({ type: 'jsonb', default: () => "'{}'" }) branding?: Partial<Branding>;
+  /** docs/notifications.md: the digest hour and per-type subject and intro overrides. */
+  @Column({ type: 'jsonb', default: () => "'{}'" }) notifications?: Partial<MailSettings>;
   @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' }) createdAt: Date;
   @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' }) updatedAt: Date;
 }

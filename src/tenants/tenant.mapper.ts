@@ -1,5 +1,6 @@
 import { withFraudDefaults } from './fraud-settings';
 import { withPayoutDefaults } from './payout-settings';
+import { withBrandingDefaults, withMailDefaults } from './mail-settings';
 import type { TenantResponse } from './dto/tenant.response';
 import type { TenantEntity } from './tenant.entity';
 
@@ -18,6 +19,8 @@ export function toTenantResponse(tenant: TenantEntity): TenantResponse {
     attribution_window_days: tenant.attributionWindowDays,
     fraud: withFraudDefaults(tenant.fraud),
     embed_auth: tenant.embedAuth,
+    branding: withBrandingDefaults(tenant.branding),
+    notifications: withMailDefaults(tenant.notifications),
     created_at: tenant.createdAt.toISOString(),
     updated_at: tenant.updatedAt.toISOString(),
   };

@@ -53,6 +53,8 @@ export class TenantsService {
           attributionWindowDays: dto.attribution_window_days ?? DEFAULT_ATTRIBUTION_WINDOW_DAYS,
           fraud: withFraudDefaults(dto.fraud),
           embedAuth: dto.embed_auth ?? 'origin',
+          branding: { ...dto.branding },
+          notifications: { ...dto.notifications },
           createdAt: now,
           updatedAt: now,
         };
@@ -120,6 +122,9 @@ export class TenantsService {
       }
       if (dto.fraud !== undefined) current.fraud = withFraudDefaults(dto.fraud);
       if (dto.embed_auth !== undefined) current.embedAuth = dto.embed_auth;
+      if (dto.branding !== undefined) current.branding = { ...current.branding, ...dto.branding };
+      if (dto.notifications !== undefined)
+        current.notifications = { ...current.notifications, ...dto.notifications };
       current.updatedAt = new Date();
       const saved = await this.tenants.save(current);
       await this.audit.record(

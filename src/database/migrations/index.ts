@@ -29,6 +29,7 @@ import { EmbedAuth1795792200000 } from './1795792200000-EmbedAuth';
 import { PersonalSales1795792300000 } from './1795792300000-PersonalSales';
 import { ProgramVersions1795792400000 } from './1795792400000-ProgramVersions';
 import { Bounties1795792500000 } from './1795792500000-Bounties';
+import { PartnerMail1795792600000 } from './1795792600000-PartnerMail';
 
 /** Every migration in order; listed so the app, CLI and tests need no file globbing. */
 export const MIGRATIONS = [
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   PersonalSales1795792300000,
   ProgramVersions1795792400000,
   Bounties1795792500000,
+  PartnerMail1795792600000,
 ];
