@@ -9,6 +9,9 @@ import type {
   NotificationLogQueryDto,
   NotificationResponse,
 } from './dto/notification-log.dto';
+import { renderMail, type RenderedMail } from './mail/mail-render';
+import { LOG_TYPES } from './dto/notification-log.dto';
+import type { TenantEntity } from '../tenants/tenant.entity';
 import { MailSender } from './mail/mail-sender';
 import {
   NotificationLogRepository,
@@ -52,6 +55,11 @@ export class NotificationLogService {
     return toResponse((await this.log.find(tenantId, id))!);
   }
 
+  /** Every type's mail with sample data, in the tenant's language and branding (the console). */
+  previews(tenant: TenantEntity): { type: string; mail: RenderedMail }[] {
+    return previews(tenant);
+  }
+
   /** Writes every digest with something in it now; they go out with the next pass. */
   async digestsNow(tenantId: string): Promise<{ digests: number }> {
     return { digests: await this.sender.makeDigests({ tenantId }) };
@@ -66,6 +74,36 @@ export class NotificationLogService {
       id: email.toLowerCase(),
     });
   }
+}
+
+/** What each type shows in the preview: a partner's name and amounts of the tenant's currency. */
+const SAMPLE: Record<string, unknown> = {
+  name: 'Anna Petrova',
+  amount_kopecks: 123_456,
+  lead_name: 'Ivan Sidorov',
+  member_name: 'Boris Smirnov',
+  bounty_name: '10 sales in December',
+  reference: 'PAY-2026-0042',
+  reason: 'The website is not about our products.',
+};
+
+/** Every type's mail with sample data, in the tenant's language and branding (the console). */
+function previews(tenant: TenantEntity): { type: string; mail: RenderedMail }[] {
+  return LOG_TYPES.map((type) => ({
+    type,
+    mail: renderMail(tenant, {
+      type,
+      data: SAMPLE,
+      items:
+        type === 'digest'
+          ? [
+              { type: 'bonus.pending', data: SAMPLE },
+              { type: 'downline.joined', data: SAMPLE },
+            ]
+          : undefined,
+      unsubscribeUrl: type === 'partner.rejected' ? null : 'https://…/notifications/unsubscribe',
+    }),
+  }));
 }
 
 export function toResponse(row: NotificationRow): NotificationResponse {

@@ -31,7 +31,7 @@ import { NotificationsService } from './notifications.service';
     MailSender,
     NotificationLogService,
   ],
-  exports: [NotificationsService, MailScanner, MailSender],
+  exports: [NotificationsService, NotificationLogService, MailScanner, MailSender],
 })
 export class NotificationsModule {}
 

@@ -47,7 +47,8 @@ export class NotificationLogRepository {
 
   /** Claims up to `limit` due queued mails of any tenant, for `leaseMs`. */
   async claim(limit: number, leaseMs: number): Promise<NotificationRow[]> {
-    return this.tx.manager.query(
+    // An UPDATE … RETURNING answers [rows, count] through TypeORM.
+    const [rows]: [NotificationRow[], number] = await this.tx.manager.query(
       `UPDATE notifications n
           SET attempts = n.attempts + 1,
               next_attempt_at = now() + make_interval(secs => $2),
@@ -59,6 +60,7 @@ export class NotificationLogRepository {
        RETURNING ${COLUMNS}`,
       [limit, leaseMs / 1000],
     );
+    return rows;
   }
 
   /**
