@@ -8,11 +8,10 @@ import { page } from '../common/pages/layout';
 import type { HtmlPage } from '../common/pages/page';
 import { Pages } from '../common/pages/pages.decorator';
 import { AppConfig } from '../config/app-config';
-import { TransactionHost } from '../database/transaction-host';
 import { MembersService } from '../members/members.service';
-import { TenantEntity } from '../tenants/tenant.entity';
 import { NOTIFICATION_TYPES, type NotificationType } from './notification-preference.entity';
 import { NotificationsService } from './notifications.service';
+import { NotificationLogRepository } from './mail/notification-log.repository';
 import { type UnsubscribeClaims, verifyUnsubscribe } from './mail/unsubscribe-token';
 
 const TEXTS = {
@@ -57,7 +56,7 @@ const TOKEN = { name: 'token', required: true, description: 'The signed token of
 export class UnsubscribeController {
   constructor(
     private readonly config: AppConfig,
-    private readonly tx: TransactionHost,
+    private readonly log: NotificationLogRepository,
     private readonly members: MembersService,
     private readonly notifications: NotificationsService,
   ) {}
@@ -114,7 +113,7 @@ export class UnsubscribeController {
   private async resolve(token: unknown) {
     const claims: UnsubscribeClaims | undefined = verifyUnsubscribe(token, this.config.jwtSecret);
     if (!claims) return undefined;
-    const tenant = await this.tx.manager.getRepository(TenantEntity).findOneBy({ id: claims.t });
+    const tenant = await this.log.tenant(claims.t);
     if (!tenant || !(await this.members.findMember(tenant.id, claims.m))) return undefined;
     const lang = labelLanguage(canonicalLocale(tenant.locale) ?? 'ru-RU');
     return { tenant, claims, lang, t: TEXTS[lang] };

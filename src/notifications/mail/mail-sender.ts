@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { TransactionHost } from '../../database/transaction-host';
-import { TenantEntity } from '../../tenants/tenant.entity';
+import type { TenantEntity } from '../../tenants/tenant.entity';
 import { withBrandingDefaults } from '../../tenants/mail-settings';
 import { MailerService } from '../../mail/mailer.service';
 import { newId } from '../../common/ids';
@@ -51,8 +51,7 @@ export class MailSender {
     const claimed = await this.log.claim(CLAIM, this.leaseMs);
     const tenants = new Map<string, Promise<TenantEntity | null>>();
     const tenant = (id: string) => {
-      if (!tenants.has(id))
-        tenants.set(id, this.tx.manager.getRepository(TenantEntity).findOneBy({ id }));
+      if (!tenants.has(id)) tenants.set(id, this.log.tenant(id));
       return tenants.get(id)!;
     };
     for (let i = 0; i < claimed.length; i += PARALLEL) {

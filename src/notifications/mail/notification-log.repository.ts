@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '../../database/transaction-host';
+import { TenantEntity } from '../../tenants/tenant.entity';
 import { messageId } from './mail-sources';
 
 export type NotificationStatus = 'queued' | 'sent' | 'failed' | 'suppressed';
@@ -92,6 +93,11 @@ export class NotificationLogRepository {
         outcome.retryAt ?? null,
       ],
     );
+  }
+
+  /** A tenant by id (mails are claimed across tenants; their settings render them). */
+  tenant(tenantId: string): Promise<TenantEntity | null> {
+    return this.tx.manager.getRepository(TenantEntity).findOneBy({ id: tenantId });
   }
 
   async isSuppressed(tenantId: string, email: string): Promise<boolean> {
