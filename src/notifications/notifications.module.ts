@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
 import { MailModule } from '../mail/mail.module';
 import { MembersModule } from '../members/members.module';
+import { MailRetention } from './mail/mail-retention';
 import { MailScanRepository } from './mail/mail-scan.repository';
 import { MailScanner } from './mail/mail-scanner';
 import { MailSender } from './mail/mail-sender';
@@ -30,6 +31,7 @@ import { NotificationsService } from './notifications.service';
     MailScanner,
     MailSender,
     NotificationLogService,
+    MailRetention,
   ],
   exports: [NotificationsService, NotificationLogService, MailScanner, MailSender],
 })

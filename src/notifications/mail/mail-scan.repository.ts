@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { deleteInBatches } from '../../database/batched-delete';
 import { TransactionHost } from '../../database/transaction-host';
 
 /** Events (or joined members) written within this long before a cursor are read again. */
@@ -242,11 +243,16 @@ export class MailScanRepository {
     );
   }
 
-  /** Scans of sources read long enough ago never to be read again (housekeeping). */
-  async deleteOldScans(): Promise<number> {
-    const [, count]: [unknown, number] = await this.tx.manager.query(
-      `DELETE FROM notification_scans WHERE scanned_at < now() - interval '1 day'`,
+  /**
+   * Scans of sources read over a day ago, in batches: by then the cursor is long past them, and
+   * were one read again, its mail and digest item are there already (the unique keys).
+   */
+  deleteOldScans(): Promise<number> {
+    return deleteInBatches(
+      this.tx.manager,
+      'notification_scans',
+      `scanned_at < now() - interval '1 day'`,
+      'tenant_id, source_id',
     );
-    return count;
   }
 }

@@ -49,6 +49,7 @@ describe('housekeeping', () => {
     expect(t.app.get(HousekeepingService).jobNames()).toEqual([
       'adminSessions',
       'idempotencyKeys',
+      'notificationScans',
       'signIn',
       'webhookDeliveries',
       'events',

@@ -43,6 +43,8 @@ describe('Admin API: creating tenants', () => {
         attribution_window_days: 90,
         // docs/embedding.md §3: the widgets' reads gated by Origin alone unless asked otherwise.
         embed_auth: 'origin',
+        branding: { from_name: null, reply_to: null, accent_color: '#2563EB', logo_url: null },
+        notifications: { digest_hour_utc: 8, templates: {} },
         fraud: {
           self_referral: { enabled: true },
           duplicate_customer: { enabled: true },
