@@ -6,10 +6,11 @@
  * crash test in partner-mail-crash.e2e-spec.ts.
  */
 import { createLead } from '../../factories/money.factory';
-import { createTenant, type TestTenant } from '../../factories/tenants.factory';
+import { createStaffToken, createTenant, type TestTenant } from '../../factories/tenants.factory';
 import { upsertUser } from '../../factories/users.factory';
 import { adminApi } from '../../utils/api-client';
 import { createTestApp, type TestApp } from '../../utils/create-test-app';
+import { orgSignIn } from '../../utils/pages-http';
 import { type CaughtMail, type SmtpCatcher, startSmtpCatcher } from '../../utils/smtp-catcher';
 
 /** The markup payloads of the security battery (names and lead contacts). */
@@ -276,5 +277,26 @@ describe('partner mail', () => {
       notifications: { templates: { 'payout.paid': { subject: 'a\nb' } } },
     });
     expect(badTemplate.status).toBe(400);
+  });
+
+  it('the console previews every type in the tenant language, with its overrides, and shows the log', async () => {
+    const tenant = await tenantWithLeadBonus({
+      locale: 'ru-RU',
+      notifications: { templates: { 'payout.paid': { subject: 'Деньги пришли, {name} <b>' } } },
+    });
+    const viewer = await createStaffToken(t, tenant.slug, 'viewer');
+    const cookie = await orgSignIn(t.http, viewer);
+    const res = await t.http().get(`/org/${tenant.slug}/notifications`).set('Cookie', cookie);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('Письма партнёрам');
+    for (const type of ['bonus.pending', 'payout.paid', 'downline.joined', 'digest'])
+      expect(res.text).toContain(`<h3>${type}</h3>`);
+    expect(res.text).toContain('Деньги пришли, Anna Petrova &lt;b>');
+    expect(res.text).toContain('сводка за день');
+    const en = await t
+      .http()
+      .get(`/org/${tenant.slug}/notifications?lang=en`)
+      .set('Cookie', cookie);
+    expect(en.text).toContain('Partner mail');
   });
 });
