@@ -100,3 +100,36 @@ it(`${COMMISSIONS} commissions for one partner in one window make one digest mai
   expect(prefs.body.preferences['bonus.pending']).toBe('off');
   expect(prefs.body.preferences['payout.paid']).toBe('instant');
 });
+
+it('at the digest hour, items waiting since before it go out as one digest without being asked', async () => {
+  const tenant = await createTenant(t, {
+    locale: 'en-US',
+    program: { lead_bonus_kopecks: 10_000, tiers: [{ tier: 'referrer', percent_bp: 1000 }] },
+    notifications: { digest_hour_utc: new Date().getUTCHours() },
+  });
+  const email = `h-${tenant.slug}@example.org`;
+  const partner = await upsertUser(t, tenant.key, { email, full_name: 'Hour' });
+  for (let i = 0; i < 3; i++) await createLead(t, tenant.key, partner.serviceUserId);
+  const waiting = async () =>
+    (
+      await t.db.query(
+        `SELECT count(*)::int AS n FROM notification_items WHERE tenant_id = $1 AND digest_id IS NULL`,
+        [tenant.orgId],
+      )
+    )[0].n as number;
+  const until = Date.now() + 20_000;
+  while ((await waiting()) < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+  expect(await waiting()).toBe(3);
+  // Made this hour, they wait for tomorrow's digest; a day older, today's hour has passed them.
+  await new Promise((r) => setTimeout(r, 600));
+  expect(smtp.mailsTo(email)).toHaveLength(0);
+  await t.db.query(
+    `UPDATE notification_items SET occurred_at = occurred_at - interval '1 day' WHERE tenant_id = $1`,
+    [tenant.orgId],
+  );
+  const digest = await smtp.take(email, 10_000);
+  expect(digest.subject).toBe(`Tenant ${tenant.slug}: your daily summary`);
+  expect(digest.text.split('\n').filter((l) => l.startsWith('- New commission')).length).toBe(3);
+  await new Promise((r) => setTimeout(r, 600));
+  expect(smtp.mailsTo(email)).toHaveLength(1);
+});
