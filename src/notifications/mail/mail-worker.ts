@@ -10,15 +10,20 @@ export const MAIL_INTERVAL = 'notifications.mail';
 /** Passes of sending per tick at most, so one tick never runs for ever. */
 const MAX_SEND_PASSES = 20;
 
+/** Due digests are looked for this often at most (they fall due once an hour at the earliest). */
+const DIGEST_CHECK_MS = 10_000;
+
 /**
  * Partner mail in worker processes (docs/notifications.md): every NOTIFICATION_POLL_MS, read the
- * outbox into mails and digest items, write the digests that are due, and send what is due.
+ * outbox into mails and digest items, write the digests that are due (looked for every ten
+ * seconds), and send what is due.
  * Several workers at once are harmless: reads are idempotent and each mail is claimed by one.
  */
 @Injectable()
 export class MailWorker implements OnApplicationBootstrap {
   private readonly logger = new Logger(MailWorker.name);
   private running = false;
+  private digestsCheckedAt = 0;
 
   constructor(
     private readonly scanner: MailScanner,
@@ -43,7 +48,10 @@ export class MailWorker implements OnApplicationBootstrap {
     this.running = true;
     try {
       while ((await this.scanner.scan()) > 0);
-      await this.sender.makeDigests();
+      if (Date.now() - this.digestsCheckedAt >= DIGEST_CHECK_MS) {
+        this.digestsCheckedAt = Date.now();
+        await this.sender.makeDigests();
+      }
       for (let i = 0; i < MAX_SEND_PASSES && (await this.sender.sendDue()) > 0; i++);
     } finally {
       this.running = false;

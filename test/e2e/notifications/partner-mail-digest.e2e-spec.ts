@@ -127,7 +127,8 @@ it('at the digest hour, items waiting since before it go out as one digest witho
     `UPDATE notification_items SET occurred_at = occurred_at - interval '1 day' WHERE tenant_id = $1`,
     [tenant.orgId],
   );
-  const digest = await smtp.take(email, 10_000);
+  // Workers look for due digests every ten seconds.
+  const digest = await smtp.take(email, 25_000);
   expect(digest.subject).toBe(`Tenant ${tenant.slug}: your daily summary`);
   expect(digest.text.split('\n').filter((l) => l.startsWith('- New commission')).length).toBe(3);
   await new Promise((r) => setTimeout(r, 600));
