@@ -60,6 +60,7 @@ export const CONTRACTS = {
     'link-templates.ts',
     'fraud-settings.ts',
     'payout-settings.ts',
+    'mail-settings.ts',
   ],
   widget: ['widget-asset.ts'],
 };

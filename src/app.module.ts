@@ -20,7 +20,10 @@ import { FastLanesModule } from './fast-lanes/fast-lanes.module';
 import { GroupsModule } from './groups/groups.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { LeadsModule } from './leads/leads.module';
-import { NotificationsModule } from './notifications/notifications.module';
+import {
+  NotificationsModule,
+  NotificationsWorkerModule,
+} from './notifications/notifications.module';
 import { PortalModule } from './portal/portal.module';
 import { SignInPopupModule } from './sign-in-popup/sign-in-popup.module';
 import { OffersModule } from './offers/offers.module';
@@ -100,6 +103,7 @@ export class AppModule {
               HousekeepingWorkerModule,
               PayoutsWorkerModule,
               TransferWorkerModule,
+              NotificationsWorkerModule,
             ]),
       ],
       providers: [

@@ -38,6 +38,7 @@ export const ID_PREFIX = {
   application: 'apl',
   programVersion: 'prv',
   bounty: 'bty',
+  notification: 'ntf',
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 

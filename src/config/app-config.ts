@@ -55,6 +55,8 @@ export class AppConfig {
     readonly endpointConcurrency: number;
   };
   readonly bonusApprovalSweepMs!: number;
+  /** How often workers turn new events into partner mail and send what is due. */
+  readonly notificationPollMs!: number;
   /** Days events (and their webhook deliveries and attempts) are kept. */
   readonly eventRetentionDays!: number;
   /** How often worker processes run housekeeping (retention, expired credentials). */

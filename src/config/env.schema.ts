@@ -115,6 +115,9 @@ export class EnvironmentVariables {
   @IsOptional() @IsString() WEBHOOK_CA_FILE?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(100) BONUS_APPROVAL_SWEEP_MS?: number;
 
+  /** How often workers read new events for partner mail and send what is due. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100) NOTIFICATION_POLL_MS?: number;
+
   /** How often the webhook sweeper re-enqueues deliveries that Redis lost. */
   @IsOptional() @Transform(toInt) @IsInt() @Min(100) WEBHOOK_SWEEP_MS?: number;
 

@@ -129,6 +129,7 @@ export function loadConfig(
       endpointConcurrency: raw.WEBHOOK_ENDPOINT_CONCURRENCY ?? 4,
     },
     bonusApprovalSweepMs: raw.BONUS_APPROVAL_SWEEP_MS ?? 60000,
+    notificationPollMs: raw.NOTIFICATION_POLL_MS ?? 1000,
     clickFlushMs: raw.CLICK_FLUSH_MS ?? 1000,
     eventRetentionDays: raw.EVENT_RETENTION_DAYS ?? 30,
     housekeepingMs: raw.HOUSEKEEPING_MS ?? 3_600_000,

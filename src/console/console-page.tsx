@@ -34,6 +34,7 @@ type Area =
   | 'program'
   | 'bounties'
   | 'bonuses'
+  | 'notifications'
   | 'integration'
   | 'audit-log';
 
@@ -65,6 +66,7 @@ export function consolePage(
     [`${org}/bounties`, t.bounties, 'bounties'],
     [`${org}/payouts`, t.payouts, 'payouts'],
     [`${org}/bonuses`, t.bonuses, 'bonuses'],
+    [`${org}/notifications`, t.notifications, 'notifications'],
     [`${org}/integration`, t.integration, 'integration'],
     [`${org}/audit-log`, t.auditLog, 'audit-log'],
   ];

@@ -12,6 +12,7 @@ import { TransferModule } from '../transfer/transfer.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { ConsoleApplicationsModule } from './applications/applications-pages.module';
 import { ConsoleBountiesModule } from './bounties/bounties-pages.module';
+import { ConsoleNotificationsModule } from './notifications/notifications-pages.module';
 import { AuditLogPagesController } from './audit-log/audit-log.controller';
 import { BonusesCsvController } from './bonuses/bonuses-csv.controller';
 import { BonusesPagesController } from './bonuses/bonuses.controller';
@@ -68,6 +69,7 @@ const PAGE_CONTROLLERS = [
     ConsoleRecordsModule,
     ConsoleApplicationsModule,
     ConsoleBountiesModule,
+    ConsoleNotificationsModule,
     AuditModule,
     BonusesModule,
     MembersModule,

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import nodemailer, { type Transporter } from 'nodemailer';
+import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
 import { AppConfig } from '../config/app-config';
 
 /** Mail over SMTP (SMTP_URL); outside production without SMTP_URL, into the log. */
@@ -23,5 +23,20 @@ export class MailerService {
       return;
     }
     await this.transport.sendMail({ from: this.config.mailFrom, to, subject, text });
+  }
+
+  /**
+   * A partner mail (docs/notifications.md): nodemailer builds the MIME (multipart/alternative
+   * when both text and HTML are given). Throws what the SMTP server refused, with nodemailer's
+   * `responseCode` (5xx: permanent). Without SMTP_URL: logged (its subject only) outside
+   * production, an error in production.
+   */
+  async deliver(message: SendMailOptions & { to: string; subject: string }): Promise<void> {
+    if (!this.transport) {
+      if (this.config.isProduction) throw new Error('No SMTP_URL: partner mail is not sent');
+      this.logger.debug(`Mail (no SMTP_URL, development) to ${message.to}: ${message.subject}`);
+      return;
+    }
+    await this.transport.sendMail(message);
   }
 }

@@ -3,6 +3,7 @@ import type { PayoutSettings } from './payout-settings';
 import type { FraudSettingsInput } from './fraud-settings';
 import type { Program } from './program';
 import type { RetentionSettings } from './retention-settings';
+import type { Branding, MailSettings } from './mail-settings';
 
 /** How the Embed Data reads of a tenant are gated (docs/embedding.md §3). */
 export const EMBED_AUTH_MODES = ['origin', 'token'] as const;
@@ -41,6 +42,10 @@ export class TenantEntity {
   /** docs/privacy.md, "Retention": days client data and events are kept (defaults filled in). */
   @Column({ type: 'jsonb', default: () => `'{"client_data_days": 90, "events_days": 30}'` })
   retention?: RetentionSettings;
+  /** docs/notifications.md: how partner mail looks (as given; defaults filled in when read). */
+  @Column({ type: 'jsonb', default: () => "'{}'" }) branding?: Partial<Branding>;
+  /** docs/notifications.md: the digest hour and per-type subject and intro overrides. */
+  @Column({ type: 'jsonb', default: () => "'{}'" }) notifications?: Partial<MailSettings>;
   @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' }) createdAt: Date;
   @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' }) updatedAt: Date;
 }

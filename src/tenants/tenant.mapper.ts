@@ -1,6 +1,7 @@
 import { withFraudDefaults } from './fraud-settings';
 import { withPayoutDefaults } from './payout-settings';
 import { withRetentionDefaults } from './retention-settings';
+import { withBrandingDefaults, withMailDefaults } from './mail-settings';
 import type { TenantResponse } from './dto/tenant.response';
 import type { TenantEntity } from './tenant.entity';
 
@@ -20,6 +21,8 @@ export function toTenantResponse(tenant: TenantEntity): TenantResponse {
     fraud: withFraudDefaults(tenant.fraud),
     embed_auth: tenant.embedAuth,
     retention: withRetentionDefaults(tenant.retention),
+    branding: withBrandingDefaults(tenant.branding),
+    notifications: withMailDefaults(tenant.notifications),
     created_at: tenant.createdAt.toISOString(),
     updated_at: tenant.updatedAt.toISOString(),
   };

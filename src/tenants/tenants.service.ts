@@ -55,6 +55,8 @@ export class TenantsService {
           fraud: withFraudDefaults(dto.fraud),
           embedAuth: dto.embed_auth ?? 'origin',
           retention: withRetentionDefaults(dto.retention),
+          branding: { ...dto.branding },
+          notifications: { ...dto.notifications },
           createdAt: now,
           updatedAt: now,
         };
@@ -128,6 +130,9 @@ export class TenantsService {
           withRetentionDefaults(current.retention),
         );
       }
+      if (dto.branding !== undefined) current.branding = { ...current.branding, ...dto.branding };
+      if (dto.notifications !== undefined)
+        current.notifications = { ...current.notifications, ...dto.notifications };
       current.updatedAt = new Date();
       const saved = await this.tenants.save(current);
       await this.audit.record(

@@ -12,6 +12,8 @@ export interface CaughtMail {
   subject: string;
   /** The decoded text/plain body. */
   text: string;
+  /** The decoded text/html body of a multipart mail, if any. */
+  html?: string;
   /** The first 6-digit number in the text, if any (the sign-in code). */
   code?: string;
   raw: string;
@@ -39,7 +41,16 @@ export interface SmtpCatcher {
  * An in-process SMTP server on loopback that accepts every mail (no TLS, no AUTH) and keeps it,
  * parsed, for the test. The service's mailer talks to it with real SMTP through SMTP_URL.
  */
-export async function startSmtpCatcher(): Promise<SmtpCatcher> {
+export interface SmtpCatcherOptions {
+  /** Listen on this port (a restarted server on the same port); a free one if absent. */
+  port?: number;
+  /** An SMTP status (5xx: permanent) to refuse a recipient with, or undefined to take it. */
+  refuse?: (address: string) => number | undefined;
+  /** Called right after a mail is accepted (its 250 is on its way): the crash tests kill here. */
+  accepted?: (mail: CaughtMail) => void;
+}
+
+export async function startSmtpCatcher(options: SmtpCatcherOptions = {}): Promise<SmtpCatcher> {
   const mails: CaughtMail[] = [];
   const taken = new Map<string, number>();
   const waiters = new Set<() => void>();
@@ -50,6 +61,13 @@ export async function startSmtpCatcher(): Promise<SmtpCatcher> {
     logger: false,
     disableReverseLookup: true,
     closeTimeout: 1000,
+    onRcptTo(address, _session, callback) {
+      const code = options.refuse?.(address.address.toLowerCase());
+      if (code === undefined) return callback();
+      callback(
+        Object.assign(new Error(`${code} refused: ${address.address}`), { responseCode: code }),
+      );
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -57,21 +75,23 @@ export async function startSmtpCatcher(): Promise<SmtpCatcher> {
       stream.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8');
         const envelope = session.envelope;
-        mails.push({
+        const mail = {
           ...parseMail(raw),
           from: envelope.mailFrom ? envelope.mailFrom.address : '',
           to: envelope.rcptTo.map((r) => r.address.toLowerCase()),
           raw,
           at: Date.now(),
-        });
+        };
+        mails.push(mail);
         for (const wake of [...waiters]) wake();
         callback();
+        options.accepted?.(mail);
       });
     },
   });
   await new Promise<void>((resolve, reject) => {
     server.server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const port = (server.server.address() as AddressInfo).port;
 
@@ -112,13 +132,16 @@ export async function startSmtpCatcher(): Promise<SmtpCatcher> {
 }
 
 /** Just enough RFC 5322 / MIME to read a one-part (or multipart) text mail. */
-function parseMail(raw: string): Pick<CaughtMail, 'headers' | 'subject' | 'text' | 'code'> {
+function parseMail(
+  raw: string,
+): Pick<CaughtMail, 'headers' | 'subject' | 'text' | 'html' | 'code'> {
   const { headers, body } = splitPart(raw);
   const text = textOf(headers, body);
   return {
     headers,
     subject: decodeWords(headers['subject'] ?? ''),
     text,
+    html: textOf(headers, body, 'html') || undefined,
     code: /\b\d{6}\b/.exec(text)?.[0],
   };
 }
@@ -136,19 +159,23 @@ function splitPart(part: string): { headers: Record<string, string>; body: strin
   return { headers, body };
 }
 
-function textOf(headers: Record<string, string>, body: string): string {
+function textOf(
+  headers: Record<string, string>,
+  body: string,
+  subtype: 'plain' | 'html' = 'plain',
+): string {
   const type = headers['content-type'] ?? 'text/plain';
   const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
   if (/^multipart\//i.test(type) && boundary) {
     const parts = body.split(`--${boundary}`).slice(1, -1);
     for (const part of parts) {
       const inner = splitPart(part.replace(/^\r?\n/, ''));
-      const text = textOf(inner.headers, inner.body);
+      const text = textOf(inner.headers, inner.body, subtype);
       if (text) return text;
     }
     return '';
   }
-  if (!/^text\/plain/i.test(type)) return '';
+  if (!new RegExp(`^text/${subtype}`, 'i').test(type)) return '';
   const encoding = (headers['content-transfer-encoding'] ?? '7bit').toLowerCase();
   if (encoding === 'base64') return Buffer.from(body, 'base64').toString('utf8');
   if (encoding === 'quoted-printable') return decodeQuotedPrintable(body);

@@ -30,6 +30,7 @@ import { PersonalSales1795792300000 } from './1795792300000-PersonalSales';
 import { ProgramVersions1795792400000 } from './1795792400000-ProgramVersions';
 import { ConversionsOrder1795792450000 } from './1795792450000-ConversionsOrder';
 import { Bounties1795792500000 } from './1795792500000-Bounties';
+import { PartnerMail1795792600000 } from './1795792600000-PartnerMail';
 import { PersonalData1795792700000 } from './1795792700000-PersonalData';
 
 /** Every migration in order; listed so the app, CLI and tests need no file globbing. */
@@ -66,5 +67,6 @@ export const MIGRATIONS = [
   ProgramVersions1795792400000,
   ConversionsOrder1795792450000,
   Bounties1795792500000,
+  PartnerMail1795792600000,
   PersonalData1795792700000,
 ];

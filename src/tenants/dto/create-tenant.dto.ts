@@ -18,6 +18,7 @@ import { IsCurrencyCode, IsIntlLocale, ToCanonicalLocale } from '../../common/i1
 import { PayoutSettingsDto } from '../payout-settings';
 import { FraudSettingsDto } from '../fraud-settings';
 import { RetentionSettingsDto } from '../retention-settings';
+import { BrandingDto, MailSettingsDto } from '../mail-settings';
 import { EMBED_AUTH_MODES, type EmbedAuth } from '../tenant.entity';
 import { ProgramDto } from './program.dto';
 import { IsExactOrigin, IsHostName, IsLinkTemplates } from './tenant-validators';
@@ -100,4 +101,17 @@ export class CreateTenantDto {
   @ValidateNested()
   @Type(() => RetentionSettingsDto)
   retention?: RetentionSettingsDto;
+
+  /**
+   * docs/notifications.md: partner mail's sender name, reply-to, accent colour and logo; what is
+   * left out keeps its value, `null` clears a field.
+   */
+  @Optional() @IsObject() @ValidateNested() @Type(() => BrandingDto) branding?: BrandingDto;
+
+  /** docs/notifications.md: the digest hour (UTC) and per-type subject and intro overrides. */
+  @Optional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => MailSettingsDto)
+  notifications?: MailSettingsDto;
 }

@@ -15,6 +15,26 @@ export class ProgramResponse {
   compression?: boolean;
 }
 
+export class BrandingResponse {
+  /** null: the tenant's display name. @example "Acme partners" */ from_name: string | null;
+  /** @example "partners@acme.example" */ reply_to: string | null;
+  /** @example "#2563EB" */ accent_color: string;
+  /** @example "https://acme.example/logo.png" */ logo_url: string | null;
+}
+
+export class MailSettingsResponse {
+  /** @example 8 */ digest_hour_utc: number;
+  @ApiProperty({
+    type: Object,
+    additionalProperties: {
+      type: 'object',
+      properties: { subject: { type: 'string' }, intro: { type: 'string' } },
+    },
+    example: { 'payout.paid': { subject: 'Acme paid you' } },
+  })
+  templates: Record<string, { subject?: string; intro?: string }>;
+}
+
 export class TenantResponse {
   /** @example "org_01JD0Z6V2Y8K3M4N5P6Q7R8S9T" */ org_id: string;
   /** @example "acme" */ slug: string;
@@ -41,6 +61,10 @@ export class TenantResponse {
   embed_auth: EmbedAuth;
   /** docs/privacy.md, "Retention": days client data and events are kept. */
   retention: RetentionSettingsResponse;
+  /** docs/notifications.md: partner mail's branding, defaults filled in. */
+  branding: BrandingResponse;
+  /** docs/notifications.md: the digest hour (UTC) and per-type overrides. */
+  notifications: MailSettingsResponse;
   /** @example "2026-11-21T09:30:00.000Z" */ created_at: string;
   /** @example "2026-11-21T09:30:00.000Z" */ updated_at: string;
 }

@@ -51,6 +51,7 @@ describe('housekeeping', () => {
       'conversionClientData',
       'idempotencyKeys',
       'leadClientData',
+      'notificationScans',
       'signIn',
       'webhookDeliveries',
       'events',

@@ -21,6 +21,7 @@ import {
   SCHEDULED_RUNS_CRON,
   SCHEDULED_RUNS_JOB,
 } from '../../../src/payouts/payouts.queue';
+import { MAIL_INTERVAL } from '../../../src/notifications/mail/mail-worker';
 import { IMPORT_SWEEP_INTERVAL } from '../../../src/transfer/import-sweep.worker';
 import { WEBHOOK_SWEEP_INTERVAL, WebhookWorker } from '../../../src/webhooks/webhook.processor';
 import { createTestApp, type TestApp } from '../../utils/create-test-app';
@@ -213,6 +214,7 @@ describe('timers', () => {
           CLICK_FLUSH_INTERVAL,
           HOUSEKEEPING_INTERVAL,
           IMPORT_SWEEP_INTERVAL,
+          MAIL_INTERVAL,
           WEBHOOK_SWEEP_INTERVAL,
         ].sort(),
       );
@@ -223,7 +225,7 @@ describe('timers', () => {
       ];
       // The service's own repeating timers: the registry's, and the webhook loop's lease heartbeat.
       const repeating = made.filter((m) => m.repeating && m.caller.includes(SRC));
-      expect(repeating.length).toBe(5);
+      expect(repeating.length).toBe(6);
       await t.close();
 
       expect(registry.getIntervals()).toEqual([]);

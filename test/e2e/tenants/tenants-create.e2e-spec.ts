@@ -44,6 +44,8 @@ describe('Admin API: creating tenants', () => {
         // docs/embedding.md §3: the widgets' reads gated by Origin alone unless asked otherwise.
         embed_auth: 'origin',
         retention: { client_data_days: 90, events_days: 30 },
+        branding: { from_name: null, reply_to: null, accent_color: '#2563EB', logo_url: null },
+        notifications: { digest_hour_utc: 8, templates: {} },
         fraud: {
           self_referral: { enabled: true },
           duplicate_customer: { enabled: true },
