@@ -7,6 +7,7 @@ import { MailScanRepository } from './mail/mail-scan.repository';
 import { MailScanner } from './mail/mail-scanner';
 import { MailSender } from './mail/mail-sender';
 import { MailWorker } from './mail/mail-worker';
+import { MailPrivacyRepository } from './mail/mail-privacy.repository';
 import { NotificationLogRepository } from './mail/notification-log.repository';
 import { NotificationPreferencesRepository } from './notification-preferences.repository';
 import { NotificationLogController } from './notification-log.controller';
@@ -32,6 +33,7 @@ import { NotificationsService } from './notifications.service';
     MailSender,
     NotificationLogService,
     MailRetention,
+    MailPrivacyRepository,
   ],
   exports: [NotificationsService, NotificationLogService, MailScanner, MailSender],
 })

@@ -53,11 +53,19 @@ export const PERSONAL_COLUMNS: Record<string, string> = {
   'deeplinks.recommendation_text': 'redact',
   'deeplinks.promo_code': 'redact',
   'imports.errors': 'redact (rejected rows of an import)',
+  'notifications.to_address': "member: the member's mail deleted",
+  'notifications.data': "member: deleted; redact (other members' mail naming them)",
+  'notifications.last_error': 'member: deleted; redact (an SMTP answer may echo the address)',
+  'notification_items.data': "member: deleted; redact (other members' digests naming them)",
+  'mail_suppressions.email': "member: the member's addresses deleted",
+  'mail_suppressions.reason': 'member: deleted with the address; redact',
 };
 
 /** Columns whose names look personal, and why they are not. */
 export const NOT_PERSONAL: Record<string, string> = {
   'tenants.display_name': "the organisation's name",
+  'tenants.branding': "the organisation's sender name, reply-to, colour and logo",
+  'tenants.notifications': "the tenant's digest hour and mail templates",
   'tenants.program': 'reward rules',
   'tenants.payouts': 'payout settings',
   'tenants.fraud': 'risk-signal settings',
