@@ -6,6 +6,7 @@ import {
   ApiRedirect,
   type SchemaObject,
 } from '../../common/http/html-openapi';
+import { PersonalDataResponse } from '../../privacy/dto/privacy.dto';
 import { CSRF, refusedOn, staffOf } from '../org-page.openapi';
 
 /** OpenAPI of the console's privacy actions (docs/privacy.md): owner only, each confirmed. */
@@ -54,7 +55,7 @@ export const PrivacyDocs = {
       ApiResponse({
         status: 200,
         description: 'The subject-access export, as GET …/users/:user_id/personal-data answers',
-        content: { 'application/json': { schema: { type: 'object' } } },
+        type: PersonalDataResponse,
       }),
       ApiHtmlPages(...refusedOn('partner')),
       ApiRedirect(303, 'No session: to the sign-in page', '/org/sign-in'),

@@ -207,6 +207,7 @@ describe('Admin API: audit log and members', () => {
         user_id: member.memberId,
         service_user_id: member.serviceUserId,
         is_active: false,
+        erased: false,
       });
       const offAgain = await s.admin().raw('post', `${base}/deactivate`, {});
       expect(offAgain.status).toBe(200);
@@ -277,7 +278,12 @@ describe('Admin API: audit log and members', () => {
         .raw('post', `${base}/deactivate`, undefined, { 'Content-Length': '0' });
       expect({ status: off.status, body: off.body }).toEqual({
         status: 200,
-        body: { user_id: member.memberId, service_user_id: member.serviceUserId, is_active: false },
+        body: {
+          user_id: member.memberId,
+          service_user_id: member.serviceUserId,
+          is_active: false,
+          erased: false,
+        },
       });
       const key = await s
         .admin()
