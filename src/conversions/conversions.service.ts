@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service';
-import { BonusesService, ruleResponse } from '../bonuses/bonuses.service';
+import { BonusesService } from '../bonuses/bonuses.service';
 import { BountiesService } from '../bounties/bounties.service';
-import type { BonusEntity, BonusRule } from '../bonuses/bonus.entity';
+import type { BonusRule } from '../bonuses/bonus.entity';
 import type { Actor } from '../common/access/actor';
 import { newId } from '../common/ids';
 import { TransactionHost } from '../database/transaction-host';
@@ -16,6 +16,7 @@ import { maxTierCount, needsQualification, type Program } from '../tenants/progr
 import type { TenantEntity } from '../tenants/tenant.entity';
 import { MembersService } from '../members/members.service';
 import { cascade, type CascadeShare, tierIndex } from './cascade';
+import { byTier, toConversionResponse } from './conversion-response';
 import { ConversionAttribution } from './conversion-attribution';
 import { type PhaseChoice, pastLastPhaseNote, phaseOf } from './phases';
 import { explainRule } from './rule-explanation';
@@ -377,27 +378,4 @@ export class ConversionsService {
     );
     return toConversionResponse(existing, bonuses);
   }
-}
-
-/** Bonuses in chain order (referrer first), whatever order the database returned them in. */
-function byTier<T extends BonusEntity>(bonuses: T[]): T[] {
-  return [...bonuses].sort((a, b) => tierIndex(a.tier!) - tierIndex(b.tier!));
-}
-
-function toConversionResponse(
-  conversion: ConversionEntity,
-  bonuses: BonusEntity[],
-): ConversionResponse {
-  return {
-    conversion_id: conversion.id,
-    cascaded_bonuses: byTier(bonuses).map((b) => ({
-      user_id: b.serviceUserId,
-      amount_kopecks: b.amountKopecks,
-      tier: b.tier!,
-      rule: ruleResponse(b.rule),
-      explanation: b.explanation ?? null,
-      bonus_id: b.id,
-    })),
-    ...(conversion.rewardNote ? { reward_note: conversion.rewardNote } : {}),
-  };
 }
